@@ -1,0 +1,75 @@
+import type { AgentDescriptor, ModelSettings } from '../common/agent';
+import type { AssistantMessage, ContentBlock, Message, TokenUsage, ToolCall, ToolResultState } from '../common/messages';
+import type { PermissionDecision, PermissionMode } from '../common/permissions';
+import type { RuntimeContext } from '../common/runtime';
+
+/** Sandbox-safe shapes of activity inputs and outputs; the workflow imports them as types. */
+
+export interface DescribeAgentInput {
+  agent: string;
+}
+
+export interface ModelToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface CallModelInput {
+  agent: string;
+  model: string;
+  settings: ModelSettings;
+  messages: Message[];
+  tools: ModelToolDefinition[];
+  iteration: number;
+}
+
+export interface CallModelOutput {
+  message: AssistantMessage;
+  usage: TokenUsage;
+  model: string;
+}
+
+export interface PrepareToolCallsInput {
+  agent: string;
+  calls: ToolCall[];
+  mode: PermissionMode;
+  sessionRules: string[];
+  runtime: RuntimeContext;
+}
+
+/** What the worker decided about one call before anything runs. */
+export type PreparedCall =
+  | { callId: string; tool: string; outcome: 'result'; result: ToolCallResult; decision?: PermissionDecision }
+  | { callId: string; tool: string; outcome: 'run'; input: unknown; decision: PermissionDecision }
+  | { callId: string; tool: string; outcome: 'ask'; input: unknown; decision: PermissionDecision }
+  | { callId: string; tool: string; outcome: 'external'; input: unknown };
+
+export interface ValidateEditedInputInput {
+  agent: string;
+  tool: string;
+  input: unknown;
+}
+
+export type ValidateEditedInputOutput = { ok: true; input: unknown } | { ok: false; message: string };
+
+export interface ExecuteToolInput {
+  agent: string;
+  tool: string;
+  callId: string;
+  input: unknown;
+  runtime: RuntimeContext;
+  maxResultChars: number;
+}
+
+export interface ToolCallResult {
+  content: string;
+  state: ToolResultState;
+  blocks?: ContentBlock[];
+}
+
+export type ExecuteToolOutput =
+  | { kind: 'result'; result: ToolCallResult }
+  | { kind: 'suspended'; reason: string };
+
+export type { AgentDescriptor };

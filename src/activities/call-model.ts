@@ -1,0 +1,37 @@
+import { Context } from '@temporalio/activity';
+import type { CallModelInput, CallModelOutput } from './activity-types';
+import { withAutoHeartbeat } from './auto-heartbeat';
+import { composeMiddleware, type Middleware } from './middleware';
+
+/** The model client the worker was given (see src/model). */
+export interface ChatModelPort {
+  complete(
+    request: Omit<Pick<CallModelInput, 'model' | 'messages' | 'tools' | 'settings'>, 'model'> & { model?: string },
+    options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void },
+  ): Promise<{ message: CallModelOutput['message']; usage: CallModelOutput['usage']; model: string }>;
+}
+
+export interface ModelHeartbeat {
+  model: string;
+  iteration: number;
+  text: string;
+}
+
+export function callModelActivity(model: ChatModelPort, middleware: Middleware[]) {
+  const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
+  const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, async (input) => {
+    const ctx = Context.current();
+    const request = { model: input.model || undefined, messages: input.messages, tools: input.tools, settings: input.settings };
+    const heartbeat = (text: string) => ctx.heartbeat({ model: input.model, iteration: input.iteration, text } satisfies ModelHeartbeat);
+    if (input.settings.stream) {
+      // Streaming heartbeats only when chunks arrive, so a stalled stream hits the heartbeat timeout.
+      const response = await model.complete(request, { signal: ctx.cancellationSignal, onText: heartbeat });
+      return { message: response.message, usage: response.usage, model: response.model };
+    }
+    const response = await withAutoHeartbeat(() => model.complete(request, { signal: ctx.cancellationSignal }));
+    return { message: response.message, usage: response.usage, model: response.model };
+  });
+  return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
+    return run(input);
+  };
+}

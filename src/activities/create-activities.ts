@@ -1,0 +1,26 @@
+import type { AgentRegistry } from '../toolkit/agent-registry';
+import { callModelActivity, type ChatModelPort } from './call-model';
+import { describeAgentActivity } from './describe-agent';
+import { executeToolActivity } from './execute-tool';
+import type { Middleware } from './middleware';
+import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
+
+export interface ActivityDeps {
+  registry: AgentRegistry;
+  model: ChatModelPort;
+  middleware?: Middleware[];
+}
+
+/** The worker's activities, bound to its dependencies. The workflow imports this type only. */
+export function createActivities(deps: ActivityDeps) {
+  const middleware = deps.middleware ?? [];
+  return {
+    describeAgent: describeAgentActivity(deps.registry),
+    callModel: callModelActivity(deps.model, middleware),
+    prepareToolCalls: prepareToolCallsActivity(deps.registry),
+    validateEditedInput: validateEditedInputActivity(deps.registry),
+    executeTool: executeToolActivity(deps.registry, middleware),
+  };
+}
+
+export type AgentActivities = ReturnType<typeof createActivities>;

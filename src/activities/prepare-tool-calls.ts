@@ -1,0 +1,96 @@
+import type { ToolCall } from '../common/messages';
+import type { PermissionDecision, PermissionMode } from '../common/permissions';
+import type { RuntimeContext } from '../common/runtime';
+import { evaluatePermission } from '../permissions';
+import type { AgentRegistry, RegisteredAgent } from '../toolkit/agent-registry';
+import type { RegisteredTool } from '../toolkit/registered-tool';
+import { errorResult } from '../toolkit/tool-result';
+import { parseToolArguments } from '../toolkit/validate-input';
+import type { PreparedCall, PrepareToolCallsInput, ValidateEditedInputInput, ValidateEditedInputOutput } from './activity-types';
+import { requireAgent } from './describe-agent';
+
+/** Model input (or a person's edited input) with the agent's presets merged over it: the preset wins. */
+export function parseAndValidate(
+  agent: RegisteredAgent,
+  tool: RegisteredTool,
+  raw: Record<string, unknown>,
+): ValidateEditedInputOutput {
+  const presets = agent.definition.presets?.[tool.spec.name] ?? {};
+  const outcome = tool.validate({ ...raw, ...presets });
+  return outcome.ok ? { ok: true, input: outcome.value } : { ok: false, message: outcome.message };
+}
+
+function patternValue(tool: RegisteredTool, input: unknown): string | undefined {
+  if (!tool.patternField || typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[tool.patternField];
+  return typeof value === 'string' ? value : undefined;
+}
+
+async function ownCheck(
+  tool: RegisteredTool,
+  input: unknown,
+  ctx: { runtime: RuntimeContext; agent: string; mode: PermissionMode },
+): Promise<PermissionDecision | undefined> {
+  const permission = tool.permission;
+  if (permission === undefined) return undefined;
+  if (typeof permission === 'function') return (await permission(input, ctx)) ?? undefined;
+  return { behavior: permission, reason: `the tool '${tool.spec.name}' declares permission '${permission}'` };
+}
+
+async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: PrepareToolCallsInput): Promise<PreparedCall> {
+  const base = { callId: call.id, tool: call.name };
+  const tool = agent.toolkit.get(call.name);
+  if (!tool) return { ...base, outcome: 'result', result: errorResult(`Error: Tool not found: ${call.name}`) };
+
+  const parsed = parseToolArguments(call.name, call.arguments);
+  if (!parsed.ok) return { ...base, outcome: 'result', result: errorResult(parsed.message) };
+  const validated = parseAndValidate(agent, tool, parsed.value);
+  if (!validated.ok) return { ...base, outcome: 'result', result: errorResult(validated.message) };
+
+  const settings = { ...agent.descriptor.permissions, mode: input.mode };
+  const checkCtx = { runtime: input.runtime, agent: agent.definition.name, mode: input.mode };
+  const decision = evaluatePermission({
+    tool: {
+      name: tool.spec.name,
+      readOnly: tool.spec.readOnly,
+      edits: tool.edits,
+      patternValue: patternValue(tool, validated.input),
+      patternKind: tool.patternKind,
+    },
+    toolDecision: await ownCheck(tool, validated.input, checkCtx),
+    settings,
+    sessionRules: input.sessionRules,
+  });
+  if (decision.behavior === 'deny') {
+    return {
+      ...base,
+      outcome: 'result',
+      decision,
+      result: { content: `Permission denied by rules: ${decision.reason}`, state: 'denied' },
+    };
+  }
+  if (decision.behavior === 'ask') return { ...base, outcome: 'ask', input: validated.input, decision };
+  if (tool.spec.external) return { ...base, outcome: 'external', input: validated.input };
+  return { ...base, outcome: 'run', input: validated.input, decision };
+}
+
+export function prepareToolCallsActivity(registry: AgentRegistry) {
+  return async function prepareToolCalls(input: PrepareToolCallsInput): Promise<PreparedCall[]> {
+    const agent = requireAgent(registry, input.agent);
+    const prepared: PreparedCall[] = [];
+    for (const call of input.calls) prepared.push(await prepareOne(agent, call, input));
+    return prepared;
+  };
+}
+
+export function validateEditedInputActivity(registry: AgentRegistry) {
+  return async function validateEditedInput(input: ValidateEditedInputInput): Promise<ValidateEditedInputOutput> {
+    const agent = requireAgent(registry, input.agent);
+    const tool = agent.toolkit.get(input.tool);
+    if (!tool) return { ok: false, message: `Tool not found: ${input.tool}` };
+    if (typeof input.input !== 'object' || input.input === null || Array.isArray(input.input)) {
+      return { ok: false, message: `Edited input for '${input.tool}' must be a JSON object.` };
+    }
+    return parseAndValidate(agent, tool, input.input as Record<string, unknown>);
+  };
+}

@@ -1,0 +1,114 @@
+import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
+import type { RunStatus } from '../common/run';
+import type { RuntimeContext } from '../common/runtime';
+import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
+import type { agentWorkflow } from '../workflows/agent-workflow';
+import { AgentRun } from './agent-run';
+import { readClientConfig, runWebUiLink, type ClientConfig } from './client-config';
+
+export interface StartOptions {
+  prompt: string;
+  userId?: string;
+  sessionId?: string;
+  /** More runtime context for the tools (never shown to the model). */
+  runtime?: RuntimeContext;
+  /** Workflow id; `<agent>-<random>` by default. */
+  id?: string;
+  maxIters?: number;
+  continueAsNewAfterEvents?: number;
+}
+
+export interface RunSummary {
+  workflowId: string;
+  runId: string;
+  agent?: string;
+  status?: RunStatus | string;
+  temporalStatus: string;
+  startTime: Date;
+  closeTime?: Date;
+}
+
+function promptSummary(agent: string, prompt: string): string {
+  const flat = prompt.replace(/\s+/g, ' ').trim();
+  return `${agent}: ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`;
+}
+
+/** Starts and finds agent runs; a thin typed layer over Temporal's workflow client. */
+export class AgentClient {
+  private constructor(
+    readonly client: Client,
+    readonly config: ClientConfig,
+    private readonly ownConnection?: Connection,
+  ) {}
+
+  static async connect(options: Partial<ClientConfig> & { connection?: Connection } = {}): Promise<AgentClient> {
+    const { connection: given, ...overrides } = options;
+    const config = { ...readClientConfig(), ...overrides };
+    const connection = given ?? (await Connection.connect({ address: config.address }));
+    const client = new Client({ connection, namespace: config.namespace });
+    return new AgentClient(client, config, given ? undefined : connection);
+  }
+
+  async start(agent: string, options: StartOptions): Promise<AgentRun> {
+    const runtime: RuntimeContext = {
+      ...(options.runtime ?? {}),
+      ...(options.userId !== undefined ? { userId: options.userId } : {}),
+      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    };
+    const handle = await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+      taskQueue: this.config.taskQueue,
+      workflowId: options.id ?? `${agent}-${Math.random().toString(36).slice(2, 10)}`,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [
+        {
+          agent,
+          prompt: options.prompt,
+          runtime,
+          options: {
+            ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),
+            ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
+          },
+        },
+      ],
+      typedSearchAttributes: [
+        { key: AGENT_NAME, value: agent },
+        { key: AGENT_STATUS, value: 'running' },
+      ],
+      staticSummary: promptSummary(agent, options.prompt),
+    });
+    return new AgentRun(this.client.workflow.getHandle(handle.workflowId), this.link(handle.workflowId, handle.firstExecutionRunId));
+  }
+
+  /** A run by workflow id (the latest run of its continue-as-new chain). */
+  get(workflowId: string): AgentRun {
+    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId));
+  }
+
+  link(workflowId: string, runId?: string): string {
+    return runWebUiLink(this.config, workflowId, runId);
+  }
+
+  /** Recent runs through visibility; `query` is a Temporal list filter added to the agent filter. */
+  async list(options: { query?: string; limit?: number } = {}): Promise<RunSummary[]> {
+    const filters = [`WorkflowType = 'agentWorkflow'`, ...(options.query ? [`(${options.query})`] : [])];
+    const limit = options.limit ?? 20;
+    const runs: RunSummary[] = [];
+    for await (const execution of this.client.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
+      runs.push({
+        workflowId: execution.workflowId,
+        runId: execution.runId,
+        agent: execution.typedSearchAttributes.get(AGENT_NAME),
+        status: execution.typedSearchAttributes.get(AGENT_STATUS),
+        temporalStatus: execution.status.name,
+        startTime: execution.startTime,
+        ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
+      });
+      if (runs.length >= limit) break;
+    }
+    return runs;
+  }
+
+  async close(): Promise<void> {
+    await this.ownConnection?.close();
+  }
+}

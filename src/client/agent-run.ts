@@ -1,0 +1,114 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import {
+  approveAllSignal,
+  decideUpdate,
+  eventsQuery,
+  setGroupsSignal,
+  stateQuery,
+  submitToolResultUpdate,
+  type SetGroupsRequest,
+} from '../common/definitions';
+import type { AgentEvent } from '../common/events';
+import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
+import type { agentWorkflow } from '../workflows/agent-workflow';
+
+const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
+
+export interface WatchOptions {
+  /** Poll interval of the events query. Default 500 ms. */
+  intervalMs?: number;
+  /** Start after this event sequence number. */
+  afterSeq?: number;
+  signal?: AbortSignal;
+}
+
+/** A handle on one agent run (a workflow), typed over its signals, updates and queries. */
+export class AgentRun {
+  constructor(
+    readonly handle: WorkflowHandle<typeof agentWorkflow>,
+    readonly webUiUrl: string,
+  ) {}
+
+  get workflowId(): string {
+    return this.handle.workflowId;
+  }
+
+  result(): Promise<AgentRunResult> {
+    return this.handle.result();
+  }
+
+  state(): Promise<AgentRunState> {
+    return this.handle.query(stateQuery);
+  }
+
+  eventsAfter(afterSeq = 0): Promise<AgentEvent[]> {
+    return this.handle.query(eventsQuery, afterSeq);
+  }
+
+  /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */
+  approve(callId: string, options: { input?: unknown; remember?: boolean; reason?: string } = {}): Promise<ApprovalDecision> {
+    return this.handle.executeUpdate(decideUpdate, {
+      args: [
+        {
+          callId,
+          approved: true,
+          ...(options.input !== undefined ? { input: options.input } : {}),
+          ...(options.remember ? { remember: 'session' as const } : {}),
+          ...(options.reason ? { reason: options.reason } : {}),
+        },
+      ],
+    });
+  }
+
+  deny(callId: string, reason?: string): Promise<ApprovalDecision> {
+    return this.handle.executeUpdate(decideUpdate, { args: [{ callId, approved: false, ...(reason ? { reason } : {}) }] });
+  }
+
+  approveAll(options: { remember?: boolean } = {}): Promise<void> {
+    return this.handle.signal(approveAllSignal, options.remember ? { remember: 'session' } : {});
+  }
+
+  submit(callId: string, output: string, options: { isError?: boolean } = {}): Promise<SubmittedResult> {
+    return this.handle.executeUpdate(submitToolResultUpdate, {
+      args: [{ callId, output, ...(options.isError ? { isError: true } : {}) }],
+    });
+  }
+
+  setGroups(change: SetGroupsRequest): Promise<void> {
+    return this.handle.signal(setGroupsSignal, change);
+  }
+
+  cancel(): Promise<void> {
+    return this.handle.cancel().then(() => undefined);
+  }
+
+  /**
+   * Every event of the run, in order, live until the run ends. Follows continue-as-new (the
+   * sequence numbers carry over). Queries read workflow state: nothing is added to history.
+   */
+  async *events(options: WatchOptions = {}): AsyncGenerator<AgentEvent> {
+    let after = options.afterSeq ?? 0;
+    const interval = options.intervalMs ?? 500;
+    for (;;) {
+      if (options.signal?.aborted) return;
+      let batch: AgentEvent[] = [];
+      try {
+        batch = await this.eventsAfter(after);
+      } catch (error) {
+        if (!(await this.isClosed())) throw error;
+      }
+      for (const event of batch) {
+        after = event.seq;
+        yield event;
+        if (event.type === 'run_finished' && FINAL.has(event.status)) return;
+      }
+      if (batch.length === 0 && (await this.isClosed())) return;
+      await new Promise((resolve) => setTimeout(resolve, interval));
+    }
+  }
+
+  private async isClosed(): Promise<boolean> {
+    const description = await this.handle.describe();
+    return description.status.name !== 'RUNNING' && description.status.name !== 'CONTINUED_AS_NEW';
+  }
+}

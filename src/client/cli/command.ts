@@ -1,0 +1,33 @@
+import type { AgentClient } from '../agent-client';
+import type { CliOutput } from './cli-output';
+
+export interface CommandContext {
+  /** Positional arguments after the command name. */
+  positionals: string[];
+  values: Record<string, string | boolean | string[] | undefined>;
+  json: boolean;
+  connect(): Promise<AgentClient>;
+  output: CliOutput;
+}
+
+export interface CliCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  /** Options besides the common ones, as node:util parseArgs takes them. */
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export class UsageError extends Error {}
+
+export function requirePositional(ctx: CommandContext, index: number, name: string): string {
+  const value = ctx.positionals[index];
+  if (!value) throw new UsageError(`missing ${name}`);
+  return value;
+}
+
+export function stringOption(ctx: CommandContext, name: string): string | undefined {
+  const value = ctx.values[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,37 @@
+import type { CliCommand } from '../command';
+import { requirePositional, stringOption, UsageError } from '../command';
+import { printJson } from '../cli-output';
+
+function parseInput(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--input is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export const approveCommand: CliCommand = {
+  name: 'approve',
+  usage: 'approve ID CALL_ID|--all [--input JSON] [--remember] [--json]',
+  summary: 'Approve a waiting tool call (optionally with edited arguments, or remembered for the run).',
+  options: { all: { type: 'boolean' }, input: { type: 'string' }, remember: { type: 'boolean' } },
+  async run(ctx) {
+    const id = requirePositional(ctx, 0, 'run id');
+    const remember = ctx.values.remember === true;
+    const client = await ctx.connect();
+    const run = client.get(id);
+    if (ctx.values.all) {
+      if (ctx.positionals[1]) throw new UsageError('give either CALL_ID or --all');
+      await run.approveAll({ remember });
+      if (ctx.json) printJson(ctx.output, { workflowId: id, approvedAll: true });
+      else ctx.output.out(`Approved every waiting call of ${id}.`);
+      return 0;
+    }
+    const callId = requirePositional(ctx, 1, 'call id (or --all)');
+    const decision = await run.approve(callId, { input: parseInput(stringOption(ctx, 'input')), remember });
+    if (ctx.json) printJson(ctx.output, decision);
+    else ctx.output.out(`Approved ${callId}${remember ? ' (remembered for this run)' : ''}.`);
+    return 0;
+  },
+};

@@ -1,0 +1,19 @@
+import type { CliCommand } from '../command';
+import { requirePositional, stringOption } from '../command';
+import { printJson } from '../cli-output';
+
+export const denyCommand: CliCommand = {
+  name: 'deny',
+  usage: 'deny ID CALL_ID [--reason TEXT] [--json]',
+  summary: 'Deny a waiting tool call; the model is told why.',
+  options: { reason: { type: 'string' } },
+  async run(ctx) {
+    const id = requirePositional(ctx, 0, 'run id');
+    const callId = requirePositional(ctx, 1, 'call id');
+    const client = await ctx.connect();
+    const decision = await client.get(id).deny(callId, stringOption(ctx, 'reason'));
+    if (ctx.json) printJson(ctx.output, decision);
+    else ctx.output.out(`Denied ${callId}.`);
+    return 0;
+  },
+};

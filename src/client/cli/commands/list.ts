@@ -1,0 +1,30 @@
+import type { CliCommand } from '../command';
+import { stringOption, UsageError } from '../command';
+import { printJson } from '../cli-output';
+
+export const listCommand: CliCommand = {
+  name: 'list',
+  usage: 'list [--agent NAME] [--status STATUS] [--limit N] [--json]',
+  summary: 'Recent runs and their status, through Temporal visibility.',
+  options: { agent: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
+  async run(ctx) {
+    const limit = stringOption(ctx, 'limit') ?? '20';
+    if (!/^[1-9]\d*$/.test(limit)) throw new UsageError('--limit takes a positive integer');
+    const filters: string[] = [];
+    const agent = stringOption(ctx, 'agent');
+    const status = stringOption(ctx, 'status');
+    if (agent) filters.push(`AgentName = '${agent.replace(/'/g, '')}'`);
+    if (status) filters.push(`AgentStatus = '${status.replace(/'/g, '')}'`);
+    const client = await ctx.connect();
+    const runs = await client.list({ query: filters.join(' AND ') || undefined, limit: Number(limit) });
+    if (ctx.json) {
+      printJson(ctx.output, runs);
+      return 0;
+    }
+    if (runs.length === 0) ctx.output.out('No runs.');
+    for (const run of runs) {
+      ctx.output.out(`${run.workflowId}  ${run.agent ?? '?'}  ${run.status ?? run.temporalStatus}  ${run.startTime.toISOString()}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,21 @@
+import type { CliCommand } from '../command';
+import { requirePositional, stringOption, UsageError } from '../command';
+import { printJson } from '../cli-output';
+
+export const submitCommand: CliCommand = {
+  name: 'submit',
+  usage: 'submit ID CALL_ID --output TEXT [--error] [--json]',
+  summary: 'Submit the result of an external tool call.',
+  options: { output: { type: 'string' }, error: { type: 'boolean' } },
+  async run(ctx) {
+    const id = requirePositional(ctx, 0, 'run id');
+    const callId = requirePositional(ctx, 1, 'call id');
+    const output = stringOption(ctx, 'output');
+    if (output === undefined) throw new UsageError('--output is required');
+    const client = await ctx.connect();
+    const submitted = await client.get(id).submit(callId, output, { isError: ctx.values.error === true });
+    if (ctx.json) printJson(ctx.output, submitted);
+    else ctx.output.out(`Submitted the result of ${callId}.`);
+    return 0;
+  },
+};

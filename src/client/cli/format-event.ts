@@ -1,0 +1,47 @@
+import type { AgentEvent } from '../../common/events';
+
+function clock(at: string): string {
+  return at.slice(11, 19);
+}
+
+function args(input: unknown): string {
+  const text = JSON.stringify(input) ?? '';
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** One human-readable line per event; `commandFor` names the CLI command that answers a waiting call. */
+export function formatEvent(event: AgentEvent, workflowId: string): string {
+  const t = clock(event.at);
+  switch (event.type) {
+    case 'iteration_started':
+      return `${t} ── iteration ${event.iteration}`;
+    case 'model_call_started':
+      return `${t} ▶ model ${event.model} …`;
+    case 'model_call_finished': {
+      const what = event.toolCalls > 0 ? `${event.toolCalls} tool call(s)` : 'answer';
+      const text = event.text ? ` "${event.text}"` : '';
+      return `${t} ◀ model ${event.model}: ${what}${text} (${event.usage.totalTokens} tokens)`;
+    }
+    case 'tool_call_started':
+      return `${t}   ▶ tool ${event.tool} ${args(event.input)}`;
+    case 'tool_call_finished':
+      return `${t}   ◀ tool ${event.tool} ${event.state} in ${event.durationMs} ms: ${event.preview}`;
+    case 'permission_requested':
+      return [
+        `${t}   ? ${event.tool} ${args(event.input)} needs approval: ${event.reason}`,
+        `        approve: npm run agent -- approve ${workflowId} ${event.callId}`,
+        `        deny:    npm run agent -- deny ${workflowId} ${event.callId} --reason "..."`,
+      ].join('\n');
+    case 'permission_decided':
+      return `${t}   ${event.behavior === 'allow' ? '✔' : '✘'} ${event.tool}: ${event.behavior} by ${event.by} (${event.reason})`;
+    case 'external_requested':
+      return [
+        `${t}   ⧗ ${event.tool} ${args(event.input)} runs outside the worker${event.reason ? `: ${event.reason}` : ''}`,
+        `        submit: npm run agent -- submit ${workflowId} ${event.callId} --output "..."`,
+      ].join('\n');
+    case 'external_submitted':
+      return `${t}   ◀ external ${event.tool}${event.isError ? ' (error)' : ''}: ${event.preview}`;
+    case 'run_finished':
+      return `${t} ■ ${event.status}: ${event.output}`;
+  }
+}

@@ -1,0 +1,22 @@
+export interface ClientConfig {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** Base address of the Temporal Web UI, for the links the client prints. */
+  webUiUrl: string;
+}
+
+export function readClientConfig(env: NodeJS.ProcessEnv = process.env): ClientConfig {
+  return {
+    address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    namespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'durable-agent',
+    webUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/$/, ''),
+  };
+}
+
+export function runWebUiLink(config: Pick<ClientConfig, 'webUiUrl' | 'namespace'>, workflowId: string, runId?: string): string {
+  const id = encodeURIComponent(workflowId);
+  const path = runId ? `${id}/${encodeURIComponent(runId)}/history` : id;
+  return `${config.webUiUrl}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${path}`;
+}

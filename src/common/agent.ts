@@ -1,0 +1,44 @@
+import type { Duration } from '@temporalio/common';
+import type { PermissionSettings } from './permissions';
+import type { ToolGroupSpec, ToolSpec } from './tools';
+
+/** Request shaping for the model, all optional; see docs in the README. */
+export interface ModelSettings {
+  /** Model name sent to the endpoint; the worker's AGENT_MODEL when unset. */
+  name?: string;
+  /** Models tried in order when the previous one fails for good. */
+  fallbacks?: string[];
+  stream?: boolean;
+  temperature?: number;
+  maxTokens?: number;
+  toolChoice?: 'auto' | 'required' | 'none';
+  parallelToolCalls?: boolean;
+  /** Extra JSON fields merged into the request body (provider-specific options). */
+  extraBody?: Record<string, unknown>;
+  /** Start-to-close timeout of one model call attempt, e.g. '5m'. */
+  timeout?: Duration;
+  maximumAttempts?: number;
+}
+
+/** Everything the workflow needs to know about an agent, as recorded when the run starts. */
+export interface AgentDescriptor {
+  name: string;
+  instructions: string;
+  model: ModelSettings;
+  maxIters: number;
+  tools: ToolSpec[];
+  groups: ToolGroupSpec[];
+  /** Offer the `reset_equipped_tools` meta tool. */
+  metaTool: boolean;
+  permissions: PermissionSettings;
+  /** Run consecutive concurrency-safe calls in parallel. */
+  parallel: boolean;
+  /** How long an ASK waits for a person before it is denied, e.g. '7d'. None by default. */
+  approvalTimeout?: Duration;
+  /** How long an external call waits for its result before it fails. None by default. */
+  externalTimeout?: Duration;
+  /** Tool results longer than this many characters are truncated with a marker. */
+  maxResultChars: number;
+  /** Bound on consecutive empty replies before the run fails. */
+  maxEmptyReplies: number;
+}

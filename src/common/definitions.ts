@@ -1,0 +1,52 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AgentEvent } from './events';
+import type { AgentRunState, ApprovalDecision, SubmittedResult } from './run';
+
+export interface ApproveRequest {
+  callId: string;
+  /** Edited arguments; validated against the tool's schema again before the call runs. */
+  input?: unknown;
+  /** `session`: add the engine's suggested allow rule for the rest of the run. */
+  remember?: 'session';
+}
+
+export interface DenyRequest {
+  callId: string;
+  reason?: string;
+}
+
+/** One payload for the `decide` update: `{ callId, approved, reason?, input?, remember? }`. */
+export interface DecideRequest {
+  callId: string;
+  approved: boolean;
+  reason?: string;
+  input?: unknown;
+  remember?: 'session';
+}
+
+export interface ApproveAllRequest {
+  remember?: 'session';
+}
+
+export interface SubmitToolResultRequest {
+  callId: string;
+  output: string;
+  isError?: boolean;
+}
+
+export interface SetGroupsRequest {
+  activate?: string[];
+  deactivate?: string[];
+}
+
+export const approveSignal = defineSignal<[ApproveRequest]>('approve');
+export const denySignal = defineSignal<[DenyRequest]>('deny');
+export const approveAllSignal = defineSignal<[ApproveAllRequest?]>('approveAll');
+export const submitToolResultSignal = defineSignal<[SubmitToolResultRequest]>('submitToolResult');
+export const setGroupsSignal = defineSignal<[SetGroupsRequest]>('setGroups');
+
+export const decideUpdate = defineUpdate<ApprovalDecision, [DecideRequest]>('decide');
+export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolResultRequest]>('submitToolResultUpdate');
+
+export const stateQuery = defineQuery<AgentRunState>('state');
+export const eventsQuery = defineQuery<AgentEvent[], [number?]>('events');

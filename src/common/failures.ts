@@ -1,0 +1,19 @@
+/** Failure type names; errors crossing the sandbox are matched by these, never by instanceof. */
+export const FailureTypes = {
+  /** An unexpected error inside the workflow code. */
+  workflowInternal: 'Agent.WorkflowInternal',
+  unknownAgent: 'Agent.UnknownAgent',
+  emptyReplies: 'Agent.EmptyReplies',
+  modelRateLimit: 'Model.RateLimit',
+  modelServer: 'Model.ServerError',
+  modelTimeout: 'Model.Timeout',
+  modelConnection: 'Model.Connection',
+  modelBadRequest: 'Model.BadRequest',
+  modelAuth: 'Model.Authentication',
+  modelNotFound: 'Model.NotFound',
+  modelInvalidResponse: 'Model.InvalidResponse',
+  /** A tool signalled an infrastructure fault that a retry may fix. */
+  toolRetryable: 'Tool.Retryable',
+  /** The worker that got the call lacks the tool (e.g. its MCP server is not connected). */
+  toolUnavailable: 'Tool.Unavailable',
+} as const;

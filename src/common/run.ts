@@ -1,0 +1,99 @@
+import type { AgentDescriptor } from './agent';
+import type { AgentEvent } from './events';
+import type { Message, TokenUsage, ToolCall } from './messages';
+import type { PermissionDecision } from './permissions';
+import type { RuntimeContext } from './runtime';
+
+export type RunStatus =
+  | 'running'
+  | 'awaiting_approval'
+  | 'awaiting_external'
+  | 'completed'
+  | 'failed'
+  | 'max_iterations'
+  | 'cancelled';
+
+export type FinalStatus = Extract<RunStatus, 'completed' | 'max_iterations'>;
+
+export interface AgentRunOptions {
+  maxIters?: number;
+  /** Continue as new once the history passes this many events (Temporal's suggestion also counts). */
+  continueAsNewAfterEvents?: number;
+}
+
+export interface AgentWorkflowInput {
+  agent: string;
+  prompt: string;
+  runtime?: RuntimeContext;
+  options?: AgentRunOptions;
+  /** Set only by continue-as-new: the state carried into the next run. */
+  carried?: CarriedState;
+}
+
+/** A tool call waiting for a person (ASK) or for an outside result (external). */
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  kind: 'approval' | 'external';
+  input: unknown;
+  /** For approvals: why the engine asked, and the rule that would allow it from now on. */
+  decision?: PermissionDecision;
+  since: string;
+}
+
+/** A person's answer to an ASK, as the workflow recorded it. */
+export interface ApprovalDecision {
+  callId: string;
+  approved: boolean;
+  reason?: string;
+  input?: unknown;
+  remember?: 'session';
+  decidedAt: string;
+}
+
+export interface SubmittedResult {
+  callId: string;
+  output: string;
+  isError?: boolean;
+  submittedAt: string;
+}
+
+/** What continue-as-new carries from one run to the next. */
+export interface CarriedState {
+  descriptor: AgentDescriptor;
+  messages: Message[];
+  usage: TokenUsage;
+  iterations: number;
+  activeGroups: string[];
+  sessionRules: string[];
+  events: AgentEvent[];
+  nextEventSeq: number;
+  /** Decisions and results that arrived for calls the next run will handle. */
+  approvals: ApprovalDecision[];
+  submissions: SubmittedResult[];
+  continuedRuns: number;
+}
+
+export interface AgentRunResult {
+  status: FinalStatus;
+  output: string;
+  messages: Message[];
+  usage: TokenUsage;
+  iterations: number;
+}
+
+/** The answer of the `state` query. */
+export interface AgentRunState {
+  agent: string;
+  status: RunStatus;
+  iterations: number;
+  maxIters: number;
+  usage: TokenUsage;
+  messages: Message[];
+  pending: PendingCall[];
+  activeGroups: string[];
+  sessionRules: string[];
+  currentStep: string;
+  lastToolCalls: ToolCall[];
+  output?: string;
+}

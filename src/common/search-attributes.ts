@@ -1,0 +1,9 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+/** Custom search attributes; the dev server and docker-compose register these names. */
+export const AGENT_NAME = defineSearchAttributeKey('AgentName', 'KEYWORD');
+export const AGENT_STATUS = defineSearchAttributeKey('AgentStatus', 'KEYWORD');
+export const AGENT_TOTAL_TOKENS = defineSearchAttributeKey('AgentTotalTokens', 'INT');
+
+/** `name=TYPE` pairs as `temporal server start-dev --search-attribute` takes them. */
+export const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'AgentTotalTokens=Int'];

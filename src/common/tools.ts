@@ -1,0 +1,45 @@
+import type { Duration } from '@temporalio/common';
+import type { PermissionBehavior } from './permissions';
+
+export type JsonSchema = Record<string, unknown>;
+
+export type ToolSource =
+  | { kind: 'code' }
+  | { kind: 'builtin' }
+  | { kind: 'mcp'; server: string; toolName: string };
+
+/** Retry settings for a tool's activity, in Temporal's terms (durations like '2s'). */
+export interface ToolRetrySettings {
+  maximumAttempts?: number;
+  initialInterval?: Duration;
+  backoffCoefficient?: number;
+  maximumInterval?: Duration;
+}
+
+/** What the workflow knows about a tool: serializable, no code. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the input as the model sees it (preset parameters removed). */
+  parameters: JsonSchema;
+  readOnly: boolean;
+  /** May run in parallel with neighbouring concurrency-safe calls. */
+  concurrencySafe: boolean;
+  /** Executed outside the worker: the workflow waits for a submitted result. */
+  external: boolean;
+  source: ToolSource;
+  /** The tool's static permission, when it declares one ('dynamic' when it is a function). */
+  permission?: PermissionBehavior | 'dynamic';
+  /** Start-to-close timeout of one attempt, e.g. '30s'. */
+  timeout?: Duration;
+  retry?: ToolRetrySettings;
+  /** Heartbeat timeout for long tools that heartbeat, e.g. '10s'. */
+  heartbeatTimeout?: Duration;
+}
+
+export interface ToolGroupSpec {
+  name: string;
+  description: string;
+  tools: string[];
+  active: boolean;
+}

@@ -1,0 +1,100 @@
+import { AgentClient } from '../client/agent-client';
+import { formatEvent } from '../client/cli/format-event';
+import { startScriptedModelServer } from '../testing/scripted-model-server';
+import { createWorker } from '../worker/create-worker';
+import { readWorkerConfig } from '../worker/config';
+import { demoAgents } from './agents';
+import { askYesNo } from './ask-yes-no';
+import { demoScript } from './demo-script';
+import { DEMO_PROMPT } from './ecommerce-agent';
+import { temporalForDemo } from './temporal-for-demo';
+
+const REFUND_PROMPT = '订单 ORD-2024-002 的手机壳有裂痕，我要退款';
+
+const log = (message: string) => console.log(`[demo] ${message}`);
+
+/**
+ * DEMO_APPROVE=ask (the default on a terminal) asks y/N inline; `yes` or `no` answers at once
+ * (the default without a terminal is `yes`, so an unattended `npm start` ends); `wait` leaves the
+ * answer to another terminal or the Web UI.
+ */
+async function decide(question: string, stop: AbortSignal): Promise<boolean | undefined> {
+  const mode = process.env.DEMO_APPROVE ?? (process.stdin.isTTY ? 'ask' : 'yes');
+  if (mode === 'yes' || mode === 'no') {
+    log(`${question} → ${mode} (DEMO_APPROVE=${mode})`);
+    return mode === 'yes';
+  }
+  if (mode === 'wait') return undefined;
+  return askYesNo(question, stop);
+}
+
+async function runDemo(client: AgentClient, prompt: string, stop: AbortSignal): Promise<void> {
+  const run = await client.start('ecommerce-cs', { prompt, userId: 'u-1001' });
+  console.log(`\n> ${prompt}`);
+  log(`run ${run.workflowId} — Web UI: ${run.webUiUrl}`);
+  for await (const event of run.events({ signal: stop })) {
+    console.log(formatEvent(event, run.workflowId));
+    if (event.type === 'permission_requested') {
+      const yes = await decide(`Approve ${event.tool} ${JSON.stringify(event.input)}?`, stop);
+      if (yes === undefined) log('Waiting for an answer from another terminal (the commands above) or the Web UI\'s Send Signal.');
+      else if (yes) await run.approve(event.callId);
+      else await run.deny(event.callId, 'denied at the terminal');
+    }
+  }
+}
+
+/** `npm start`: a real agent run on a real Temporal server, followed live in the terminal. */
+async function main(): Promise<void> {
+  const stop = new AbortController();
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  process.once('SIGINT', () => {
+    log('stopping what the demo started …');
+    stop.abort();
+    void cleanup().then(() => process.exit(130));
+  });
+
+  const temporal = await temporalForDemo(log);
+  cleanups.push(temporal.stop);
+  log(`Temporal at ${temporal.address}; Web UI ${temporal.uiUrl}`);
+
+  const config = readWorkerConfig();
+  let modelOverrides = {};
+  if (!config.openaiApiKey && !config.openaiBaseUrl) {
+    const scripted = await startScriptedModelServer({ script: demoScript });
+    cleanups.push(() => scripted.close());
+    modelOverrides = { openaiBaseUrl: scripted.baseURL, defaultModel: 'scripted-model' };
+    log('No OPENAI_API_KEY is set: the agent talks to the project\'s scripted model (a local fake, not an LLM).');
+    log(`Set OPENAI_API_KEY (and OPENAI_BASE_URL, AGENT_MODEL for other providers) to use a real model.`);
+    log(`More workers for this demo: OPENAI_BASE_URL=${scripted.baseURL} AGENT_MODEL=scripted-model npm run worker`);
+  } else {
+    log(`Model: ${config.defaultModel} at ${config.openaiBaseUrl ?? 'https://api.openai.com/v1'}`);
+  }
+
+  const worker = await createWorker({ agents: demoAgents, config: { temporalAddress: temporal.address, ...modelOverrides } });
+  const running = worker.run();
+  cleanups.push(async () => {
+    worker.shutdown();
+    await running;
+  });
+
+  const client = await AgentClient.connect({ address: temporal.address, webUiUrl: temporal.uiUrl });
+  cleanups.push(() => client.close());
+  await runDemo(client, DEMO_PROMPT, stop.signal);
+  await runDemo(client, REFUND_PROMPT, stop.signal);
+  log(`Done. Browse the runs in the Web UI: ${temporal.uiUrl}/namespaces/default/workflows`);
+  if (process.stdin.isTTY) {
+    log('The server and worker keep running so the Web UI stays up; press Ctrl-C to stop them.');
+    await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()));
+    return;
+  }
+  await cleanup();
+}
+
+main().catch((error) => {
+  console.error(`[demo] failed: ${(error as Error).message}`);
+  process.exit(1);
+});

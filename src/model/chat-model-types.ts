@@ -1,0 +1,51 @@
+import type { ModelSettings } from '../common/agent';
+import type { AssistantMessage, Message, TokenUsage } from '../common/messages';
+import type { JsonSchema } from '../common/tools';
+
+/** A tool as the model sees it. */
+export interface ModelToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ChatModelRequest {
+  /** Model name; falls back to `settings.name`, then the client's default model. */
+  model?: string;
+  messages: Message[];
+  tools: ModelToolDefinition[];
+  settings: ModelSettings;
+}
+
+export interface ChatModelCallOptions {
+  /** Aborting it cancels the call with a `CancelledFailure`. */
+  signal?: AbortSignal;
+  /** Streaming: called with the whole text so far after each text chunk. Non-streaming: once, with the final text. */
+  onText?(textSoFar: string): void;
+  /** Streaming: called for every chunk received, so a caller can heartbeat while long tool-call arguments arrive. */
+  onChunk?(): void;
+}
+
+/** OpenAI's finish reasons, or whatever else an OpenAI-compatible provider sends. */
+export type ModelFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call' | (string & {});
+
+export interface ChatModelResult {
+  message: AssistantMessage;
+  usage: TokenUsage;
+  /** The model name the request was sent with. */
+  model: string;
+  finishReason: ModelFinishReason | null;
+}
+
+export interface ChatModel {
+  complete(request: ChatModelRequest, options?: ChatModelCallOptions): Promise<ChatModelResult>;
+}
+
+export interface ChatModelConfig {
+  /** Default https://api.openai.com/v1. */
+  baseURL?: string;
+  apiKey: string;
+  defaultModel: string;
+  /** Bound on one call, response body included. Default 5 minutes. */
+  timeoutMs?: number;
+}

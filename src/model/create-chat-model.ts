@@ -1,0 +1,62 @@
+import { CancelledFailure } from '@temporalio/common';
+import OpenAI, { APIConnectionTimeoutError } from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import { buildChatRequest } from './build-chat-request';
+import type { ChatModel, ChatModelConfig } from './chat-model-types';
+import { classifyModelError } from './classify-model-error';
+import { readCompletion } from './read-completion';
+import { readCompletionStream } from './read-completion-stream';
+
+const defaultTimeoutMs = 5 * 60_000;
+
+/**
+ * An OpenAI-compatible chat model. Never retries by itself: every failure is an `ApplicationFailure`
+ * that tells Temporal whether (and when) to retry the activity.
+ */
+export function createChatModel(config: ChatModelConfig): ChatModel {
+  const timeoutMs = config.timeoutMs ?? defaultTimeoutMs;
+  const client = new OpenAI({
+    baseURL: config.baseURL ?? 'https://api.openai.com/v1',
+    apiKey: config.apiKey,
+    maxRetries: 0,
+    timeout: timeoutMs,
+  });
+
+  return {
+    async complete(request, options = {}) {
+      const model = request.model ?? request.settings.name ?? config.defaultModel;
+      const { messages, tools, settings } = request;
+      const body = buildChatRequest({ model, messages, tools, settings });
+      // The client's own timeout stops at the response headers; this one also bounds the body.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+      try {
+        if (body.stream) {
+          const stream = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, {
+            signal,
+          });
+          return await readCompletionStream(stream, model, options);
+        }
+        const completion = await client.chat.completions.create(
+          body as unknown as ChatCompletionCreateParamsNonStreaming,
+          { signal },
+        );
+        const result = readCompletion(completion, model);
+        if (result.message.content) options.onText?.(result.message.content);
+        return result;
+      } catch (error) {
+        if (options.signal?.aborted) throw new CancelledFailure(`Call to model ${model} was cancelled.`);
+        const cause = deadline.signal.aborted
+          ? new APIConnectionTimeoutError({ message: `No complete response within ${timeoutMs} ms.` })
+          : error;
+        throw classifyModelError(cause, { model, secrets: [config.apiKey] });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,10 @@
+export { evaluatePermission, DONT_ASK_REASON, EXPLORE_DENY_REASON } from './evaluate-permission';
+export type { PermissionRequest, PermissionToolInfo } from './evaluate-permission';
+export { findMatchingRule, matchRule, matchToolName } from './match-rule';
+export type { MatchIntent, RuleTarget } from './match-rule';
+export { normalizePath } from './path-segments';
+export { matchPathGlob } from './path-glob';
+export { escapePattern, formatRule, parseRule, PermissionRuleError, tryParseRule } from './rule';
+export type { ParseRuleResult, PermissionRule, RulePattern } from './rule';
+export { suggestRule } from './suggest-rule';
+export { validatePermissionSettings } from './validate-settings';

@@ -1,0 +1,71 @@
+import type { Duration } from '@temporalio/common';
+import type { ModelSettings } from '../common/agent';
+import type { PermissionSettings } from '../common/permissions';
+import { validatePermissionSettings } from '../permissions';
+import type { AnyTool } from './define-tool';
+
+export interface ToolGroupOptions {
+  name: string;
+  description: string;
+  tools: string[];
+  /** Groups are active unless set to false. */
+  active?: boolean;
+}
+
+export interface ToolFilter {
+  /** `*` globs; an empty or missing list means no restriction. */
+  allow?: string[];
+  /** `*` globs; deny beats allow. */
+  deny?: string[];
+}
+
+export interface AgentOptions {
+  name: string;
+  instructions: string;
+  tools?: AnyTool[];
+  /** A model name or full settings; the worker's AGENT_MODEL when unset. */
+  model?: string | ModelSettings;
+  /** At most this many model calls with tools; default 10. */
+  maxIters?: number;
+  permissions?: PermissionSettings;
+  groups?: ToolGroupOptions[];
+  /** Offer the `reset_equipped_tools` meta tool so the model can switch groups. */
+  metaTool?: boolean;
+  toolFilter?: ToolFilter;
+  /** Per tool: parameters hidden from the model and merged over its input. */
+  presets?: Record<string, Record<string, unknown>>;
+  /** Names of the worker's MCP servers whose tools this agent gets; all of them when unset. */
+  mcpServers?: string[];
+  /** Run consecutive concurrency-safe calls in parallel (default true). */
+  parallel?: boolean;
+  approvalTimeout?: Duration;
+  externalTimeout?: Duration;
+  /** Tool results longer than this are truncated with a marker (default 30,000). */
+  maxResultChars?: number;
+  /** Consecutive empty replies tolerated before the run fails (default 3). */
+  maxEmptyReplies?: number;
+}
+
+export interface AgentDefinition extends Omit<AgentOptions, 'model'> {
+  readonly kind: 'agent';
+  model: ModelSettings;
+}
+
+export const DEFAULT_MAX_ITERS = 10;
+export const DEFAULT_MAX_RESULT_CHARS = 30_000;
+export const DEFAULT_MAX_EMPTY_REPLIES = 3;
+
+export function defineAgent(options: AgentOptions): AgentDefinition {
+  if (!/^[a-zA-Z0-9_.-]+$/.test(options.name)) {
+    throw new Error(`Invalid agent name '${options.name}': use letters, digits, '.', '_' or '-'.`);
+  }
+  if (options.maxIters !== undefined && (!Number.isInteger(options.maxIters) || options.maxIters < 1)) {
+    throw new Error(`Agent '${options.name}': maxIters must be a positive integer.`);
+  }
+  const ruleProblems = validatePermissionSettings(options.permissions ?? {});
+  if (ruleProblems.length > 0) {
+    throw new Error(`Agent '${options.name}': invalid permission settings:\n- ${ruleProblems.join('\n- ')}`);
+  }
+  const model = typeof options.model === 'string' ? { name: options.model } : { ...(options.model ?? {}) };
+  return { ...options, kind: 'agent', model };
+}

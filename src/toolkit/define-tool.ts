@@ -1,0 +1,93 @@
+import type { Duration } from '@temporalio/common';
+import type { z, ZodTypeAny } from 'zod';
+import type { ContentBlock } from '../common/messages';
+import type { PatternKind, PermissionDecision, PermissionMode } from '../common/permissions';
+import type { RuntimeContext } from '../common/runtime';
+import type { ToolRetrySettings } from '../common/tools';
+
+/** What a tool's execute function receives besides its input. */
+export interface ToolContext {
+  /** Set by the client at start; the model cannot see or set it. */
+  runtime: RuntimeContext;
+  agent: string;
+  workflowId: string;
+  runId: string;
+  callId: string;
+  /** Stable for one call across retries and worker crashes: `<workflowId>:<callId>`. */
+  idempotencyKey: string;
+  /** Aborted when the run or the call is cancelled. */
+  signal: AbortSignal;
+  /** Report progress of a long tool (becomes an activity heartbeat). */
+  heartbeat(details?: unknown): void;
+  /** Stop here and wait for the result to be submitted from outside (`submitToolResult`). */
+  suspend(reason?: string): never;
+}
+
+/** What a tool's own permission check receives. */
+export interface PermissionCheckContext {
+  runtime: RuntimeContext;
+  agent: string;
+  mode: PermissionMode;
+}
+
+export type ToolPermission =
+  | 'allow'
+  | 'ask'
+  | 'deny'
+  | ((input: any, ctx: PermissionCheckContext) => PermissionDecision | undefined | Promise<PermissionDecision | undefined>);
+
+/** A tool may return rich content: its text parts reach the model, the rest stays in the run. */
+export interface RichToolResult {
+  blocks: ContentBlock[];
+  isError?: boolean;
+}
+
+export type ToolReturn = string | number | boolean | null | undefined | object | RichToolResult;
+
+export interface ToolOptions<I extends ZodTypeAny> {
+  name: string;
+  description: string;
+  input: I;
+  /** Reads only: concurrency-safe, allowed in explore and accept_edits modes, retried by default. */
+  readOnly?: boolean;
+  /** May run in parallel with neighbouring safe calls (defaults to readOnly). */
+  concurrencySafe?: boolean;
+  /** Executed outside the worker: no execute; the run waits for `submitToolResult`. */
+  external?: boolean;
+  /** Edits files (accept_edits mode allows it inside the workspace). */
+  edits?: boolean;
+  /** The input field that rule patterns like `tool(src/**)` match against. */
+  patternField?: string;
+  /** How rule patterns read that field: a shell `command` or a file `path`. Guessed from the field name. */
+  patternKind?: PatternKind;
+  permission?: ToolPermission;
+  /** Start-to-close timeout of one attempt, e.g. '30s'. Default '5m'. */
+  timeout?: Duration;
+  retry?: ToolRetrySettings;
+  heartbeatTimeout?: Duration;
+  execute?: (input: z.infer<I>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
+}
+
+export interface Tool<I extends ZodTypeAny = ZodTypeAny> extends ToolOptions<I> {
+  readonly kind: 'tool';
+  source: 'code' | 'builtin';
+}
+
+/** Any tool, whatever its input type (tool lists mix tools of different inputs). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function defineTool<I extends ZodTypeAny>(options: ToolOptions<I> & { source?: 'code' | 'builtin' }): Tool<I> {
+  if (!TOOL_NAME.test(options.name)) {
+    throw new Error(`Invalid tool name '${options.name}': use 1-64 letters, digits, '_' or '-'.`);
+  }
+  if (options.external && options.execute) {
+    throw new Error(`Tool '${options.name}' is external and must not have an execute function.`);
+  }
+  if (!options.external && !options.execute) {
+    throw new Error(`Tool '${options.name}' needs an execute function (or external: true).`);
+  }
+  return { ...options, kind: 'tool', source: options.source ?? 'code' };
+}

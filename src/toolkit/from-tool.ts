@@ -1,0 +1,46 @@
+import type { PatternKind } from '../common/permissions';
+import type { AnyTool } from './define-tool';
+import { toolInputSchema } from './json-schema';
+import type { RegisteredTool } from './registered-tool';
+import { validateToolInput } from './validate-input';
+
+const DEFAULT_PATTERN_FIELDS = ['command', 'path', 'file_path', 'url', 'pattern'];
+
+function guessPatternKind(field: string | undefined): PatternKind | undefined {
+  if (field === 'command') return 'command';
+  if (field === 'path' || field === 'file_path') return 'path';
+  return undefined;
+}
+
+function guessPatternField(tool: AnyTool): string | undefined {
+  if (tool.patternField) return tool.patternField;
+  const shape = (tool.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  return DEFAULT_PATTERN_FIELDS.find((field) => field in shape);
+}
+
+/** A code or built-in tool → the worker's registered form, with preset keys hidden from the model. */
+export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = []): RegisteredTool {
+  const readOnly = tool.readOnly ?? false;
+  const staticPermission = typeof tool.permission === 'function' ? 'dynamic' : tool.permission;
+  return {
+    spec: {
+      name: tool.name,
+      description: tool.description,
+      parameters: toolInputSchema(tool.input, presetKeys),
+      readOnly,
+      concurrencySafe: tool.concurrencySafe ?? readOnly,
+      external: tool.external ?? false,
+      source: { kind: tool.source },
+      ...(staticPermission ? { permission: staticPermission } : {}),
+      ...(tool.timeout ? { timeout: tool.timeout } : {}),
+      ...(tool.retry ? { retry: tool.retry } : {}),
+      ...(tool.heartbeatTimeout ? { heartbeatTimeout: tool.heartbeatTimeout } : {}),
+    },
+    edits: tool.edits ?? false,
+    patternField: guessPatternField(tool),
+    patternKind: tool.patternKind ?? guessPatternKind(guessPatternField(tool)),
+    permission: tool.permission,
+    validate: (input) => validateToolInput(tool.name, tool.input, input),
+    execute: tool.execute ? async (input, ctx) => tool.execute!(input, ctx) : undefined,
+  };
+}

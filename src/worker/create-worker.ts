@@ -1,0 +1,82 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { ChatModelPort } from '../activities/call-model';
+import { createActivities } from '../activities/create-activities';
+import type { Middleware } from '../activities/middleware';
+import { createChatModel } from '../model/create-chat-model';
+import { AgentRegistry } from '../toolkit/agent-registry';
+import type { AgentDefinition } from '../toolkit/define-agent';
+import { readWorkerConfig, type WorkerConfig } from './config';
+import { ensureSearchAttributes } from './ensure-search-attributes';
+
+export interface CreateWorkerOptions {
+  agents: AgentDefinition[];
+  /** Overrides of the settings read from the environment. */
+  config?: Partial<WorkerConfig>;
+  /** An existing connection (the worker does not close it). */
+  connection?: NativeConnection;
+  /** A model client; by default one is built from OPENAI_BASE_URL / OPENAI_API_KEY. */
+  model?: ChatModelPort;
+  middleware?: Middleware[];
+  /** A prebuilt workflow bundle (tests build it once); by default the workflows are bundled at start. */
+  workflowBundle?: { codePath: string };
+  /** Passed through to Temporal's Worker.create. */
+  workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'maxCachedWorkflows'>>;
+  log?: (message: string) => void;
+}
+
+export interface AgentWorker {
+  worker: Worker;
+  registry: AgentRegistry;
+  config: WorkerConfig;
+  /** Runs until shutdown() or a signal; closes what the worker opened. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+function defaultModel(config: WorkerConfig): ChatModelPort {
+  if (!config.openaiApiKey && !config.openaiBaseUrl) {
+    throw new Error(
+      'No model endpoint: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible server such as Ollama or vLLM).',
+    );
+  }
+  // Local servers (Ollama, vLLM, llama.cpp) take any key, but the client requires one.
+  return createChatModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? 'unused', defaultModel: config.defaultModel });
+}
+
+export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
+  const config = { ...readWorkerConfig(), ...(options.config ?? {}) };
+  const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
+  const registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log });
+  const model = options.model ?? defaultModel(config);
+
+  const ownConnection = options.connection ? undefined : await NativeConnection.connect({ address: config.temporalAddress });
+  const connection = options.connection ?? ownConnection!;
+  await ensureSearchAttributes(connection, config.namespace, log);
+
+  const worker = await Worker.create({
+    connection,
+    namespace: config.namespace,
+    taskQueue: config.taskQueue,
+    activities: createActivities({ registry, model, middleware: options.middleware }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : { workflowsPath: require.resolve('../workflows') }),
+    ...(options.workerOptions ?? {}),
+  });
+
+  return {
+    worker,
+    registry,
+    config,
+    async run() {
+      try {
+        await worker.run();
+      } finally {
+        await ownConnection?.close();
+      }
+    },
+    shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+  };
+}

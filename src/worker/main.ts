@@ -1,0 +1,20 @@
+import { demoAgents } from '../demo/agents';
+import { createWorker } from './create-worker';
+
+/**
+ * `npm run worker`: one more worker for the demo agents, e.g. to scale out next to `npm start`
+ * (point OPENAI_BASE_URL at the model the demo prints). Your own project calls createWorker
+ * with its own agents the same way.
+ */
+async function main(): Promise<void> {
+  const worker = await createWorker({ agents: demoAgents });
+  const { temporalAddress, taskQueue, namespace } = worker.config;
+  console.log(`[durable-agent] worker on ${temporalAddress}, namespace ${namespace}, task queue ${taskQueue}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
+  await worker.run();
+}
+
+main().catch((error) => {
+  console.error(`[durable-agent] worker failed: ${(error as Error).message}`);
+  process.exit(1);
+});

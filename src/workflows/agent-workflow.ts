@@ -1,0 +1,129 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  ContinueAsNew,
+  continueAsNew,
+  isCancellation,
+  log,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { addUsage } from '../common/messages';
+import type { AgentRunResult, AgentWorkflowInput, FinalStatus } from '../common/run';
+import { FailureTypes } from '../common/failures';
+import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
+import { activities } from './activities-proxy';
+import { nowIso } from './clock';
+import { shouldContinueAsNew } from './continue-as-new';
+import { preview, recordEvent } from './event-log';
+import { toWorkflowFailure } from './fail-run';
+import { installHandlers } from './handlers';
+import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
+import { callModelWithFallback } from './model-step';
+import { carryState, createRunState, type RunState } from './run-state';
+import { publishUsage, setStatus, setStep } from './status';
+import { actOnToolCalls } from './tool-step';
+import { visibleTools } from './tool-visibility';
+
+function finish(state: RunState, status: FinalStatus, output: string): AgentRunResult {
+  state.output = output;
+  setStatus(state, status);
+  setStep(state, status === 'completed' ? 'finished' : 'stopped at the iteration limit', preview(output, 500));
+  recordEvent(state, { type: 'run_finished', status, output: preview(output, 500) }, nowIso());
+  return { status, output, messages: state.messages, usage: state.usage, iterations: state.iterations };
+}
+
+async function reason(state: RunState, withTools: boolean) {
+  const tools = withTools ? visibleTools(state.descriptor, state.activeGroups) : [];
+  setStep(state, `calling the model (iteration ${state.iterations})`);
+  const reply = await callModelWithFallback(state, tools);
+  state.usage = addUsage(state.usage, reply.usage);
+  state.messages.push(reply.message);
+  publishUsage(state);
+  recordEvent(
+    state,
+    {
+      type: 'model_call_finished',
+      iteration: state.iterations,
+      model: reply.model,
+      usage: reply.usage,
+      toolCalls: reply.message.toolCalls?.length ?? 0,
+      text: preview(reply.message.content ?? ''),
+    },
+    nowIso(),
+  );
+  return reply.message;
+}
+
+async function loop(state: RunState, input: AgentWorkflowInput): Promise<AgentRunResult> {
+  for (;;) {
+    state.iterations += 1;
+    recordEvent(state, { type: 'iteration_started', iteration: state.iterations }, nowIso());
+    const message = await reason(state, true);
+    const calls = message.toolCalls ?? [];
+
+    if (isEmptyReply(message.content, calls)) {
+      state.emptyReplies += 1;
+      if (state.emptyReplies > state.descriptor.maxEmptyReplies) {
+        throw ApplicationFailure.nonRetryable(
+          `The model replied empty ${state.emptyReplies} times in a row (limit ${state.descriptor.maxEmptyReplies}).`,
+          FailureTypes.emptyReplies,
+        );
+      }
+      state.messages.push(EMPTY_REPLY_REMINDER);
+    } else if (calls.length === 0) {
+      return finish(state, 'completed', message.content ?? '');
+    } else {
+      state.emptyReplies = 0;
+      if (state.iterations >= state.maxIters) {
+        state.messages.push(...cancelledAtLimit(calls, state.maxIters), summaryRequest(state.maxIters));
+        const summary = await reason(state, false);
+        return finish(state, 'max_iterations', summary.content ?? '');
+      }
+      state.messages.push(...(await actOnToolCalls(state, calls)));
+    }
+
+    if (state.iterations >= state.maxIters && calls.length === 0) {
+      // Empty replies count as iterations too; at the limit, ask for the summary.
+      state.messages.push(summaryRequest(state.maxIters));
+      const summary = await reason(state, false);
+      return finish(state, 'max_iterations', summary.content ?? '');
+    }
+    if (shouldContinueAsNew(input.options)) {
+      await condition(allHandlersFinished);
+      log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
+      return continueAsNew<typeof agentWorkflow>({ ...input, carried: carryState(state) });
+    }
+  }
+}
+
+/** One agent run: the ReAct loop of reasoning (model activity) and acting (tool activities). */
+export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
+  const descriptor =
+    input.carried?.descriptor ??
+    (await activities.describeAgent.executeWithOptions(
+      { summary: `describe agent ${input.agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
+      [{ agent: input.agent }],
+    ));
+  const state = createRunState(input, descriptor);
+  installHandlers(state);
+  upsertSearchAttributes([
+    { key: AGENT_NAME, value: input.agent },
+    { key: AGENT_STATUS, value: state.status },
+  ]);
+  try {
+    return await loop(state, input);
+  } catch (error) {
+    if (isCancellation(error)) {
+      setStatus(state, 'cancelled');
+      recordEvent(state, { type: 'run_finished', status: 'cancelled', output: '' }, nowIso());
+      throw error;
+    }
+    if (error instanceof ContinueAsNew) throw error;
+    setStatus(state, 'failed');
+    const failure = toWorkflowFailure(error);
+    recordEvent(state, { type: 'run_finished', status: 'failed', output: failure.message }, nowIso());
+    throw failure;
+  }
+}

@@ -1,0 +1,67 @@
+import { ActivityFailure, ApplicationFailure, isCancellation, log } from '@temporalio/workflow';
+import type { CallModelOutput, ModelToolDefinition } from '../activities/activity-types';
+import type { ToolSpec } from '../common/tools';
+import { activities } from './activities-proxy';
+import { recordEvent } from './event-log';
+import type { RunState } from './run-state';
+
+export const DEFAULT_MODEL_TIMEOUT = '5 minutes';
+export const DEFAULT_MODEL_ATTEMPTS = 5;
+const MODEL_HEARTBEAT_TIMEOUT = '60s';
+
+function toModelTools(tools: ToolSpec[]): ModelToolDefinition[] {
+  return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+}
+
+/** The primary model and then each fallback. */
+export function modelChain(state: RunState): string[] {
+  return [state.descriptor.model.name ?? '', ...(state.descriptor.model.fallbacks ?? [])];
+}
+
+/**
+ * One reasoning step. Each model gets Temporal's retries; when one fails for good (non-retryable
+ * error, or attempts spent) the next model of the chain gets the same request.
+ */
+export async function callModelWithFallback(state: RunState, tools: ToolSpec[]): Promise<CallModelOutput> {
+  const settings = state.descriptor.model;
+  const chain = modelChain(state);
+  let lastError: unknown;
+  for (const [index, model] of chain.entries()) {
+    const label = model || 'default';
+    recordEvent(state, { type: 'model_call_started', iteration: state.iterations, model: label }, new Date().toISOString());
+    try {
+      return await activities.callModel.executeWithOptions(
+        {
+          summary: `model ${label} #${state.iterations}`,
+          startToCloseTimeout: settings.timeout ?? DEFAULT_MODEL_TIMEOUT,
+          heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT,
+          retry: {
+            maximumAttempts: settings.maximumAttempts ?? DEFAULT_MODEL_ATTEMPTS,
+            initialInterval: '1s',
+            backoffCoefficient: 2,
+            maximumInterval: '30s',
+          },
+        },
+        [
+          {
+            agent: state.agent,
+            model,
+            settings: { ...settings, ...(tools.length === 0 ? { toolChoice: undefined, parallelToolCalls: undefined } : {}) },
+            messages: state.messages,
+            tools: toModelTools(tools),
+            iteration: state.iterations,
+          },
+        ],
+      );
+    } catch (error) {
+      if (isCancellation(error) || !(error instanceof ActivityFailure) || index === chain.length - 1) throw error;
+      lastError = error;
+      log.warn('Model failed; trying the next model of the fallback chain', {
+        model: label,
+        next: chain[index + 1] ?? 'default',
+        error: (error.cause ?? error).message,
+      });
+    }
+  }
+  throw lastError ?? ApplicationFailure.nonRetryable('No model configured');
+}

@@ -1,0 +1,107 @@
+import type { AgentDescriptor } from '../common/agent';
+import type { AgentEvent } from '../common/events';
+import { emptyUsage, type Message, type TokenUsage, type ToolCall } from '../common/messages';
+import type { RuntimeContext } from '../common/runtime';
+import type {
+  AgentRunState,
+  AgentWorkflowInput,
+  ApprovalDecision,
+  CarriedState,
+  PendingCall,
+  RunStatus,
+  SubmittedResult,
+} from '../common/run';
+
+/** The whole state of one run, kept in the workflow. Plain data only: it is carried over continue-as-new. */
+export interface RunState {
+  agent: string;
+  descriptor: AgentDescriptor;
+  runtime: RuntimeContext;
+  maxIters: number;
+  messages: Message[];
+  usage: TokenUsage;
+  iterations: number;
+  activeGroups: string[];
+  sessionRules: string[];
+  status: RunStatus;
+  currentStep: string;
+  /** Tool calls of the model reply being handled; decisions for them may arrive early. */
+  currentCalls: ToolCall[];
+  pending: PendingCall[];
+  approvals: ApprovalDecision[];
+  submissions: SubmittedResult[];
+  /** Call ids already decided or answered: later signals for them are ignored. */
+  settled: string[];
+  events: AgentEvent[];
+  nextEventSeq: number;
+  emptyReplies: number;
+  continuedRuns: number;
+  output?: string;
+}
+
+export function initialMessages(descriptor: AgentDescriptor, prompt: string): Message[] {
+  return [
+    { role: 'system', content: descriptor.instructions },
+    { role: 'user', content: prompt },
+  ];
+}
+
+export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescriptor): RunState {
+  const carried = input.carried;
+  return {
+    agent: input.agent,
+    descriptor,
+    runtime: input.runtime ?? {},
+    maxIters: input.options?.maxIters ?? descriptor.maxIters,
+    messages: carried?.messages ?? initialMessages(descriptor, input.prompt),
+    usage: carried?.usage ?? emptyUsage(),
+    iterations: carried?.iterations ?? 0,
+    activeGroups: carried?.activeGroups ?? descriptor.groups.filter((g) => g.active).map((g) => g.name),
+    sessionRules: carried?.sessionRules ?? [],
+    status: 'running',
+    currentStep: 'starting',
+    currentCalls: [],
+    pending: [],
+    approvals: carried?.approvals ?? [],
+    submissions: carried?.submissions ?? [],
+    settled: [],
+    events: carried?.events ?? [],
+    nextEventSeq: carried?.nextEventSeq ?? 1,
+    emptyReplies: 0,
+    continuedRuns: carried?.continuedRuns ?? 0,
+  };
+}
+
+export function carryState(state: RunState): CarriedState {
+  return {
+    descriptor: state.descriptor,
+    messages: state.messages,
+    usage: state.usage,
+    iterations: state.iterations,
+    activeGroups: state.activeGroups,
+    sessionRules: state.sessionRules,
+    events: state.events,
+    nextEventSeq: state.nextEventSeq,
+    approvals: state.approvals,
+    submissions: state.submissions,
+    continuedRuns: state.continuedRuns + 1,
+  };
+}
+
+export function snapshotState(state: RunState): AgentRunState {
+  const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
+  return {
+    agent: state.agent,
+    status: state.status,
+    iterations: state.iterations,
+    maxIters: state.maxIters,
+    usage: state.usage,
+    messages: state.messages,
+    pending: state.pending,
+    activeGroups: state.activeGroups,
+    sessionRules: state.sessionRules,
+    currentStep: state.currentStep,
+    lastToolCalls: lastAssistant?.role === 'assistant' ? lastAssistant.toolCalls ?? [] : [],
+    ...(state.output !== undefined ? { output: state.output } : {}),
+  };
+}

@@ -1,0 +1,167 @@
+import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import type { PreparedCall, ToolCallResult } from '../activities/activity-types';
+import type { ToolCall, ToolMessage } from '../common/messages';
+import { activities } from './activities-proxy';
+import { awaitApprovals } from './approval-gate';
+import { nowIso, nowMs } from './clock';
+import { settle } from './decisions';
+import { resetEquippedTools } from './equip-groups';
+import { preview, recordEvent } from './event-log';
+import { announceExternal, awaitExternalResult } from './external-wait';
+import { planBatches } from './plan-batches';
+import type { RunState } from './run-state';
+import { setStep } from './status';
+import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, DEFAULT_TOOL_TIMEOUT, toolRetryPolicy } from './tool-defaults';
+import { routeCall, specOf } from './tool-visibility';
+
+/** What will happen to one call once approvals are in. */
+type Plan =
+  | { call: ToolCall; kind: 'result'; result: ToolCallResult }
+  | { call: ToolCall; kind: 'run'; input: unknown }
+  | { call: ToolCall; kind: 'external'; input: unknown };
+
+function errorPlan(call: ToolCall, content: string, state: ToolCallResult['state'] = 'error'): Plan {
+  return { call, kind: 'result', result: { content, state } };
+}
+
+/** Calls the workflow answers itself, from the recorded descriptor. */
+function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
+  const route = routeCall(state.descriptor, state.activeGroups, call);
+  if (route === 'not_found') return errorPlan(call, `Error: Tool not found: ${call.name}`);
+  if (route === 'unauthorized') return errorPlan(call, `Error: Unauthorized tool call: '${call.name}' is not available`);
+  if (route === 'meta') {
+    const outcome = resetEquippedTools(state.descriptor, call.arguments);
+    if ('active' in outcome) state.activeGroups = outcome.active;
+    return { call, kind: 'result', result: outcome.result };
+  }
+  return undefined;
+}
+
+async function prepare(state: RunState, calls: ToolCall[]): Promise<Map<string, PreparedCall>> {
+  if (calls.length === 0) return new Map();
+  const prepared = await activities.prepareToolCalls.executeWithOptions(
+    { summary: `check ${calls.map((c) => c.name).join(', ')}`, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } },
+    [{ agent: state.agent, calls, mode: state.descriptor.permissions.mode ?? 'default', sessionRules: state.sessionRules, runtime: state.runtime }],
+  );
+  return new Map(prepared.map((p) => [p.callId, p]));
+}
+
+function isExternal(state: RunState, toolName: string): boolean {
+  return specOf(state.descriptor, toolName)?.external ?? false;
+}
+
+async function runOnWorker(state: RunState, call: ToolCall, input: unknown): Promise<ToolCallResult> {
+  const spec = specOf(state.descriptor, call.name)!;
+  const started = nowMs();
+  recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input }, nowIso());
+  let result: ToolCallResult;
+  try {
+    const output = await activities.executeTool.executeWithOptions(
+      {
+        summary: `tool ${call.name}`,
+        startToCloseTimeout: spec.timeout ?? DEFAULT_TOOL_TIMEOUT,
+        heartbeatTimeout: spec.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT,
+        retry: toolRetryPolicy(spec),
+      },
+      [{ agent: state.agent, tool: call.name, callId: call.id, input, runtime: state.runtime, maxResultChars: state.descriptor.maxResultChars }],
+    );
+    if (output.kind === 'suspended') {
+      announceExternal(state, call.id, call.name, input, output.reason);
+      result = await awaitExternalResult(state, call.id, call.name, workflowInfo().workflowId);
+    } else {
+      result = output.result;
+    }
+  } catch (error) {
+    if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
+    const cause = error.cause?.message ?? error.message;
+    result = { content: `Error: Tool execution failed: ${cause}`, state: 'error' };
+  }
+  recordEvent(
+    state,
+    { type: 'tool_call_finished', callId: call.id, tool: call.name, state: result.state, durationMs: nowMs() - started, preview: preview(result.content) },
+    nowIso(),
+  );
+  return result;
+}
+
+async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
+  if (plan.kind === 'result') return plan.result;
+  if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id, plan.call.name, workflowInfo().workflowId);
+  return runOnWorker(state, plan.call, plan.input);
+}
+
+function approvedOrDenied(
+  state: RunState,
+  prepared: Extract<PreparedCall, { outcome: 'ask' }>,
+  decision: Awaited<ReturnType<typeof awaitApprovals>>[number]['decision'],
+): Plan {
+  const call = state.currentCalls.find((c) => c.id === prepared.callId)!;
+  if (decision === 'timed_out') {
+    return errorPlan(call, `Permission denied: approval timed out after ${state.descriptor.approvalTimeout}`, 'denied');
+  }
+  if (!decision.approved) {
+    return errorPlan(call, `Permission denied by user: ${decision.reason ?? 'no reason given'}`, 'denied');
+  }
+  const input = decision.input ?? prepared.input;
+  if (isExternal(state, call.name)) {
+    announceExternal(state, call.id, call.name, input);
+    return { call, kind: 'external', input };
+  }
+  return { call, kind: 'run', input };
+}
+
+/** The acting half of an iteration: decide, wait for people where needed, run, answer in call order. */
+export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promise<ToolMessage[]> {
+  state.currentCalls = calls;
+  const plans = new Map<string, Plan>();
+  const forWorker: ToolCall[] = [];
+  for (const call of calls) {
+    const local = routeLocally(state, call);
+    if (local) plans.set(call.id, local);
+    else forWorker.push(call);
+  }
+
+  const prepared = await prepare(state, forWorker);
+  const asks: Extract<PreparedCall, { outcome: 'ask' }>[] = [];
+  for (const p of prepared.values()) {
+    const call = forWorker.find((c) => c.id === p.callId)!;
+    if (p.outcome === 'result') {
+      if (p.decision) recordEvent(state, { type: 'permission_decided', callId: call.id, tool: call.name, behavior: 'deny', by: 'rules', reason: p.decision.reason }, nowIso());
+      plans.set(call.id, { call, kind: 'result', result: p.result });
+    } else if (p.outcome === 'run') plans.set(call.id, { call, kind: 'run', input: p.input });
+    else if (p.outcome === 'external') {
+      announceExternal(state, call.id, call.name, p.input);
+      plans.set(call.id, { call, kind: 'external', input: p.input });
+    } else asks.push(p);
+  }
+
+  const outcomes = await awaitApprovals(state, asks, workflowInfo().workflowId);
+  for (const outcome of outcomes) {
+    const ask = asks.find((a) => a.callId === outcome.callId)!;
+    plans.set(ask.callId, approvedOrDenied(state, ask, outcome.decision));
+  }
+
+  const ordered = calls.map((call) => plans.get(call.id)!);
+  const results = new Map<string, ToolCallResult>();
+  const isSafe = (plan: Plan) => plan.kind === 'result' || (plan.kind === 'run' && (specOf(state.descriptor, plan.call.name)?.concurrencySafe ?? false));
+  for (const batch of planBatches(ordered, isSafe, state.descriptor.parallel)) {
+    const running = batch.items.filter((p) => p.kind !== 'result').map((p) => p.call.name);
+    if (running.length > 0) setStep(state, `running ${running.join(', ')}`);
+    const batchResults = await Promise.all(batch.items.map((plan) => execute(state, plan)));
+    batch.items.forEach((plan, i) => results.set(plan.call.id, batchResults[i]));
+  }
+  for (const call of calls) if (!state.settled.includes(call.id)) settle(state, call.id);
+  state.currentCalls = [];
+
+  return calls.map((call): ToolMessage => {
+    const result = results.get(call.id)!;
+    return {
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: result.content,
+      state: result.state,
+      ...(result.blocks ? { blocks: result.blocks } : {}),
+    };
+  });
+}
