@@ -6,6 +6,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/helpers/quiet-runtime.ts'],
   testTimeout: 120000,
   maxWorkers: 2,
 };

@@ -7,7 +7,7 @@ import { composeMiddleware, type Middleware } from './middleware';
 export interface ChatModelPort {
   complete(
     request: Omit<Pick<CallModelInput, 'model' | 'messages' | 'tools' | 'settings'>, 'model'> & { model?: string },
-    options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void },
+    options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void; onChunk?: () => void },
   ): Promise<{ message: CallModelOutput['message']; usage: CallModelOutput['usage']; model: string }>;
 }
 
@@ -25,7 +25,13 @@ export function callModelActivity(model: ChatModelPort, middleware: Middleware[]
     const heartbeat = (text: string) => ctx.heartbeat({ model: input.model, iteration: input.iteration, text } satisfies ModelHeartbeat);
     if (input.settings.stream) {
       // Streaming heartbeats only when chunks arrive, so a stalled stream hits the heartbeat timeout.
-      const response = await model.complete(request, { signal: ctx.cancellationSignal, onText: heartbeat });
+      // The SDK throttles heartbeats, so one per chunk is cheap.
+      let text = '';
+      const response = await model.complete(request, {
+        signal: ctx.cancellationSignal,
+        onText: (textSoFar) => heartbeat((text = textSoFar)),
+        onChunk: () => heartbeat(text),
+      });
       return { message: response.message, usage: response.usage, model: response.model };
     }
     const response = await withAutoHeartbeat(() => model.complete(request, { signal: ctx.cancellationSignal }));

@@ -1,3 +1,5 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureTypes } from '../common/failures';
 import type { ToolCall } from '../common/messages';
 import type { PermissionDecision, PermissionMode } from '../common/permissions';
 import type { RuntimeContext } from '../common/runtime';
@@ -40,7 +42,13 @@ async function ownCheck(
 async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: PrepareToolCallsInput): Promise<PreparedCall> {
   const base = { callId: call.id, tool: call.name };
   const tool = agent.toolkit.get(call.name);
-  if (!tool) return { ...base, outcome: 'result', result: errorResult(`Error: Tool not found: ${call.name}`) };
+  if (!tool) {
+    // The run's recorded tool list has it (the workflow checked), so another worker may serve it.
+    throw ApplicationFailure.retryable(
+      `Tool '${call.name}' of agent '${agent.definition.name}' is not available on this worker (is its MCP server connected?).`,
+      FailureTypes.toolUnavailable,
+    );
+  }
 
   const parsed = parseToolArguments(call.name, call.arguments);
   if (!parsed.ok) return { ...base, outcome: 'result', result: errorResult(parsed.message) };

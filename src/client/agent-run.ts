@@ -11,6 +11,7 @@ import {
 import type { AgentEvent } from '../common/events';
 import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
 import type { agentWorkflow } from '../workflows/agent-workflow';
+import { unwrapUpdateFailure } from './request-rejected';
 
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
 
@@ -47,7 +48,7 @@ export class AgentRun {
 
   /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */
   approve(callId: string, options: { input?: unknown; remember?: boolean; reason?: string } = {}): Promise<ApprovalDecision> {
-    return this.handle.executeUpdate(decideUpdate, {
+    return unwrapUpdateFailure(this.handle.executeUpdate(decideUpdate, {
       args: [
         {
           callId,
@@ -57,11 +58,13 @@ export class AgentRun {
           ...(options.reason ? { reason: options.reason } : {}),
         },
       ],
-    });
+    }));
   }
 
   deny(callId: string, reason?: string): Promise<ApprovalDecision> {
-    return this.handle.executeUpdate(decideUpdate, { args: [{ callId, approved: false, ...(reason ? { reason } : {}) }] });
+    return unwrapUpdateFailure(
+      this.handle.executeUpdate(decideUpdate, { args: [{ callId, approved: false, ...(reason ? { reason } : {}) }] }),
+    );
   }
 
   approveAll(options: { remember?: boolean } = {}): Promise<void> {
@@ -69,9 +72,11 @@ export class AgentRun {
   }
 
   submit(callId: string, output: string, options: { isError?: boolean } = {}): Promise<SubmittedResult> {
-    return this.handle.executeUpdate(submitToolResultUpdate, {
-      args: [{ callId, output, ...(options.isError ? { isError: true } : {}) }],
-    });
+    return unwrapUpdateFailure(
+      this.handle.executeUpdate(submitToolResultUpdate, {
+        args: [{ callId, output, ...(options.isError ? { isError: true } : {}) }],
+      }),
+    );
   }
 
   setGroups(change: SetGroupsRequest): Promise<void> {

@@ -31,3 +31,20 @@ export function untrackChildProcess(pid: number): void {
 export function trackedChildPids(): number[] {
   return [...livePids];
 }
+
+/** Waits up to `graceMs` for the children in `live` (emptied as they exit) to go, then kills the rest. */
+export async function reapChildren(live: Set<number>, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (live.size > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  for (const pid of live) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    untrackChildProcess(pid);
+  }
+  live.clear();
+}

@@ -33,7 +33,9 @@ function toBlock(item: McpContent): ContentBlock {
 /** An MCP tool result → blocks: text reaches the model; images and resources stay in the run. */
 export function toRichToolResult(result: McpCallResult): RichToolResult {
   const blocks = (result.content ?? []).map(toBlock);
-  if (result.structuredContent !== undefined) blocks.push({ type: 'json', data: result.structuredContent });
+  // Servers are asked to repeat structured content as text; keep one copy out of the history.
+  const hasText = blocks.some((block) => block.type === 'text');
+  if (result.structuredContent !== undefined && !hasText) blocks.push({ type: 'json', data: result.structuredContent });
   if (blocks.length === 0) blocks.push({ type: 'text', text: result.isError ? 'Error: MCP tool error (no details)' : 'Done' });
   return { blocks, ...(result.isError ? { isError: true } : {}) };
 }

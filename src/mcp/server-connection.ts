@@ -1,8 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { backoffDelayMs, type BackoffOptions } from './backoff';
-import { trackChildProcess, untrackChildProcess } from './child-process-guard';
+import { reapChildren, trackChildProcess, untrackChildProcess } from './child-process-guard';
 import { createTransport, type ServerTransport } from './create-transport';
+import { describeError } from './describe-error';
+import { listAllTools, toToolInfo } from './list-tools';
 import { McpCallTimeoutError, McpConnectionLostError, McpProtocolError, McpServerUnavailableError } from './mcp-errors';
 import type { McpCallOptions, McpLogger, McpServerState, McpServerStatus, McpToolInfo } from './mcp-types';
 import { createStderrTail, type StderrTail } from './stderr-tail';
@@ -26,7 +28,6 @@ interface Session {
   stderr: StderrTail;
 }
 
-const MAX_TOOL_PAGES = 100;
 const CHILD_EXIT_GRACE_MS = 5000;
 
 /**
@@ -119,7 +120,7 @@ export class ServerConnection {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         throw new McpCallTimeoutError(this.name, tool, timeoutMs);
       }
-      if (error instanceof McpError || (error instanceof Error && error.name === 'ZodError')) {
+      if (error instanceof McpError || (error as { name?: unknown } | null)?.name === 'ZodError') {
         throw new McpProtocolError(this.name, tool, describeError(error), error instanceof McpError ? error.code : undefined);
       }
       // Anything else came from the transport (fetch failed, HTTP 4xx/5xx, write after exit).
@@ -138,7 +139,7 @@ export class ServerConnection {
     this.session = undefined;
     if (session) await this.closeSession(session, true);
     await this.connecting;
-    await this.reapChildren();
+    await reapChildren(this.liveChildren, CHILD_EXIT_GRACE_MS);
     this.emitStatus();
   }
 
@@ -147,6 +148,49 @@ export class ServerConnection {
     const generation = ++this.generation;
     const { name, log } = this.options;
     const stderr = createStderrTail();
+    this.state = 'connecting';
+    this.emitStatus();
+    let session: Session | undefined;
+    try {
+      session = this.openSession(generation, stderr);
+      this.session = session;
+      await session.client.connect(session.transport.transport, { timeout: this.options.initTimeoutMs });
+      const tools = await listAllTools(session.client, name, this.options.initTimeoutMs);
+      if (this.isStale(generation)) {
+        await this.closeSession(session, true);
+        return false;
+      }
+      this.toolList = tools;
+      this.state = 'connected';
+      this.failedAttempts = 0;
+      this.lastError = undefined;
+      this.lastStderr = undefined;
+      log.info(`MCP server '${name}' connected`, { server: name, tools: this.toolList.length });
+      this.emitStatus();
+      return true;
+    } catch (error) {
+      if (session && this.session === session) this.session = undefined;
+      // Let the last stderr chunks of a child that just died arrive before reading the tail.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (session) await this.closeSession(session, false);
+      if (this.isStale(generation)) return false;
+      this.failedAttempts++;
+      this.lastError = `failed to start: ${this.describeStartFailure(error)}`;
+      this.lastStderr = stderr.text() || undefined;
+      this.state = 'failed';
+      const delay = this.scheduleRetry();
+      log.warn(`MCP server '${name}' ${this.lastError}; retrying in ${delay} ms`, {
+        server: name,
+        attempt: this.failedAttempts,
+        ...(this.lastStderr ? { stderr: this.lastStderr } : {}),
+      });
+      this.emitStatus();
+      return false;
+    }
+  }
+
+  private openSession(generation: number, stderr: StderrTail): Session {
+    const { name, log } = this.options;
     const transport = createTransport(this.options.config, {
       onStderr: (chunk) => {
         stderr.push(chunk);
@@ -166,7 +210,7 @@ export class ServerConnection {
       listChanged: {
         tools: {
           onChanged: (error, tools) => {
-            if (error || !tools || session.generation !== this.generation) return;
+            if (error || !tools || generation !== this.generation) return;
             this.toolList = tools.map((tool) => toToolInfo(name, tool));
             log.info(`MCP server '${name}' changed its tools`, { server: name, tools: this.toolList.length });
             this.emitStatus();
@@ -177,44 +221,7 @@ export class ServerConnection {
     const session: Session = { generation, client, transport, stderr };
     client.onclose = () => this.lose(session, 'connection closed');
     client.onerror = (error) => log.debug(`MCP server '${name}' transport error: ${error.message}`, { server: name });
-    this.session = session;
-    this.state = 'connecting';
-    this.emitStatus();
-
-    try {
-      await client.connect(transport.transport, { timeout: this.options.initTimeoutMs });
-      const tools = await listAllTools(client, this.options.initTimeoutMs);
-      if (this.isStale(generation)) {
-        await this.closeSession(session, true);
-        return false;
-      }
-      this.toolList = tools.map((tool) => toToolInfo(name, tool));
-      this.state = 'connected';
-      this.failedAttempts = 0;
-      this.lastError = undefined;
-      this.lastStderr = undefined;
-      log.info(`MCP server '${name}' connected`, { server: name, tools: this.toolList.length });
-      this.emitStatus();
-      return true;
-    } catch (error) {
-      if (this.session === session) this.session = undefined;
-      // Let the last stderr chunks of a child that just died arrive before reading the tail.
-      await new Promise((resolve) => setImmediate(resolve));
-      await this.closeSession(session, false);
-      if (this.isStale(generation)) return false;
-      this.failedAttempts++;
-      this.lastError = `failed to start: ${this.describeStartFailure(error)}`;
-      this.lastStderr = stderr.text() || undefined;
-      this.state = 'failed';
-      const delay = this.scheduleRetry();
-      log.warn(`MCP server '${name}' ${this.lastError}; retrying in ${delay} ms`, {
-        server: name,
-        attempt: this.failedAttempts,
-        ...(this.lastStderr ? { stderr: this.lastStderr } : {}),
-      });
-      this.emitStatus();
-      return false;
-    }
+    return session;
   }
 
   /** Closed, or superseded by a newer attempt while this one awaited. */
@@ -261,23 +268,6 @@ export class ServerConnection {
     await session.client.close().catch(() => {});
   }
 
-  /** Waits for this server's children to exit after close, then kills any that did not. */
-  private async reapChildren(): Promise<void> {
-    const deadline = Date.now() + CHILD_EXIT_GRACE_MS;
-    while (this.liveChildren.size > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    for (const pid of this.liveChildren) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      untrackChildProcess(pid);
-    }
-    this.liveChildren.clear();
-  }
-
   private describeStartFailure(error: unknown): string {
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return this.options.config.transport === 'stdio'
@@ -300,41 +290,6 @@ export class ServerConnection {
   private emitStatus(): void {
     this.options.onStatusChange?.(this.status());
   }
-}
-
-async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return tools;
-}
-
-function toToolInfo(server: string, tool: Tool): McpToolInfo {
-  const title = tool.title ?? tool.annotations?.title;
-  return {
-    server,
-    name: tool.name,
-    ...(title ? { title } : {}),
-    ...(tool.description ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    ...(tool.execution?.taskSupport ? { taskSupport: tool.execution.taskSupport } : {}),
-  };
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    const causeText = cause instanceof Error ? `: ${cause.message}` : '';
-    return `${error.message}${causeText}`;
-  }
-  return String(error);
 }
 
 function lastLines(text: string, count: number): string {

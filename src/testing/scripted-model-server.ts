@@ -20,6 +20,7 @@ import { pickTurn, resolveTurn, type ResolvedTurn } from './scripted-turn';
 import { scriptedUsage } from './scripted-usage';
 
 export type {
+  DropConnectionFault,
   ModelScript,
   ScriptedFault,
   ScriptedModelServer,
@@ -31,9 +32,8 @@ export type {
   ScriptedTurn,
   ScriptedTurnInfo,
   ScriptedTurnSpec,
-  StatusFault,
-  DropConnectionFault,
   StallFault,
+  StatusFault,
 } from './scripted-model-types';
 
 interface Reply {

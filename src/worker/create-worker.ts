@@ -1,4 +1,5 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { Logger } from '@temporalio/common';
 import type { ChatModelPort } from '../activities/call-model';
 import { createActivities } from '../activities/create-activities';
 import type { Middleware } from '../activities/middleware';
@@ -7,6 +8,8 @@ import { AgentRegistry } from '../toolkit/agent-registry';
 import type { AgentDefinition } from '../toolkit/define-agent';
 import { readWorkerConfig, type WorkerConfig } from './config';
 import { ensureSearchAttributes } from './ensure-search-attributes';
+import type { McpServersInput } from '../mcp';
+import { loadWorkerTools } from './worker-tools';
 
 export interface CreateWorkerOptions {
   agents: AgentDefinition[];
@@ -20,6 +23,10 @@ export interface CreateWorkerOptions {
   /** A prebuilt workflow bundle (tests build it once); by default the workflows are bundled at start. */
   workflowBundle?: { codePath: string };
   /** Passed through to Temporal's Worker.create. */
+  /** MCP servers in the tools.json shape; merged with the servers of the tools.json file. */
+  mcpServers?: McpServersInput;
+  /** Logger for MCP connections; Temporal's default logger otherwise. */
+  logger?: Logger;
   workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'maxCachedWorkflows'>>;
   log?: (message: string) => void;
 }
@@ -46,8 +53,22 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   const config = { ...readWorkerConfig(), ...(options.config ?? {}) };
   const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
-  const registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log });
   const model = options.model ?? defaultModel(config);
+  let registry: AgentRegistry | undefined;
+  const tools = await loadWorkerTools({
+    mcpServers: options.mcpServers,
+    toolsConfigPath: config.toolsConfigPath,
+    logger: options.logger ?? new DefaultLogger('WARN'),
+    // A server that connects later (or changes its tool list) brings its tools to runs started after.
+    onServersChanged: () => {
+      try {
+        registry?.rebuild();
+      } catch (error) {
+        log(`Could not rebuild the agents' tools: ${(error as Error).message}`);
+      }
+    },
+  });
+  registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log, ...tools.registryOptions });
 
   const ownConnection = options.connection ? undefined : await NativeConnection.connect({ address: config.temporalAddress });
   const connection = options.connection ?? ownConnection!;
@@ -72,6 +93,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       try {
         await worker.run();
       } finally {
+        await tools.manager?.close();
         await ownConnection?.close();
       }
     },

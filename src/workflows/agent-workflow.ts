@@ -6,9 +6,11 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { eventsQuery, stateQuery } from '../common/definitions';
 import { addUsage } from '../common/messages';
 import type { AgentRunResult, AgentWorkflowInput, FinalStatus } from '../common/run';
 import { FailureTypes } from '../common/failures';
@@ -21,7 +23,7 @@ import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from './model-step';
-import { carryState, createRunState, type RunState } from './run-state';
+import { carryState, createRunState, startingState, type RunState } from './run-state';
 import { publishUsage, setStatus, setStep } from './status';
 import { actOnToolCalls } from './tool-step';
 import { visibleTools } from './tool-visibility';
@@ -100,6 +102,9 @@ async function loop(state: RunState, input: AgentWorkflowInput): Promise<AgentRu
 
 /** One agent run: the ReAct loop of reasoning (model activity) and acting (tool activities). */
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
+  // Answer queries while the agent is being described; signals and updates wait in Temporal's buffer.
+  setHandler(stateQuery, () => startingState(input));
+  setHandler(eventsQuery, () => []);
   const descriptor =
     input.carried?.descriptor ??
     (await activities.describeAgent.executeWithOptions(

@@ -105,3 +105,20 @@ export function snapshotState(state: RunState): AgentRunState {
     ...(state.output !== undefined ? { output: state.output } : {}),
   };
 }
+
+/** What the `state` query answers before the agent's description has arrived. */
+export function startingState(input: AgentWorkflowInput): AgentRunState {
+  return {
+    agent: input.agent,
+    status: 'running',
+    iterations: 0,
+    maxIters: input.options?.maxIters ?? 0,
+    usage: emptyUsage(),
+    messages: [],
+    pending: [],
+    activeGroups: [],
+    sessionRules: [],
+    currentStep: 'starting',
+    lastToolCalls: [],
+  };
+}

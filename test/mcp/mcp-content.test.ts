@@ -24,6 +24,12 @@ describe('toRichToolResult', () => {
     });
   });
 
+  it('keeps structured content as json only when no text repeats it', () => {
+    expect(toRichToolResult({ content: [{ type: 'text', text: '{"t":1}' }], structuredContent: { t: 1 } })).toEqual({
+      blocks: [{ type: 'text', text: '{"t":1}' }],
+    });
+  });
+
   it('marks error results and keeps structured content as json', () => {
     expect(toRichToolResult({ content: [{ type: 'text', text: 'nope' }], isError: true })).toEqual({
       blocks: [{ type: 'text', text: 'nope' }],

@@ -269,6 +269,32 @@ describe('createChatModel', () => {
     expect(failure.nonRetryable).toBe(false);
   });
 
+  it('throws a retryable Model.Connection failure when a stream ends cleanly before the finish reason', async () => {
+    server = await startScriptedModelServer({
+      chunkSize: 4,
+      script: [
+        {
+          toolCalls: [{ name: 'query_order', arguments: { order_id: 'ORD-123456' } }],
+          faults: [{ dropConnection: true, graceful: true, afterChunks: 4 }],
+        },
+      ],
+    });
+    const model = createChatModel({ baseURL: server.baseURL, apiKey: 'k', defaultModel: 'gpt-cut' });
+    const failure = await failureOf(model.complete({ messages: conversationAtTurn(0), tools, settings: { stream: true } }));
+    expect(failure.type).toBe(FailureTypes.modelConnection);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toBe('The stream from model gpt-cut ended before the model finished.');
+  });
+
+  it('throws a retryable Model.InvalidResponse failure for a cut-off JSON body', async () => {
+    server = await startScriptedModelServer({ script: [{ text: 'x', faults: [{ dropConnection: true, graceful: true }] }] });
+    const model = createChatModel({ baseURL: server.baseURL, apiKey: 'k', defaultModel: 'gpt-cut' });
+    const failure = await failureOf(model.complete({ messages: conversationAtTurn(0), tools: [], settings: {} }));
+    expect(failure.type).toBe(FailureTypes.modelInvalidResponse);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.message).toContain('gpt-cut');
+  });
+
   it('throws a retryable Model.Connection failure when nothing listens', async () => {
     server = await startScriptedModelServer({ script: ['x'] });
     const baseURL = server.baseURL;

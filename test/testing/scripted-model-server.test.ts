@@ -237,29 +237,48 @@ describe('scripted model server', () => {
     expect(chunks[1].choices[0].delta.content).toBe('ab');
   });
 
+  it('ends a stream cleanly without finish chunk or [DONE] when the drop is graceful', async () => {
+    server = await startScriptedModelServer({
+      chunkSize: 2,
+      script: [{ text: 'abcdefgh', faults: [{ dropConnection: true, graceful: true, afterChunks: 3 }] }],
+    });
+    const response = await post(server, { model: 'm1', messages: [user('a')], stream: true });
+    const payloads = ssePayloads(await response.text());
+    expect(payloads.map((payload) => JSON.parse(payload).choices[0].delta.content)).toEqual(['', 'ab', 'cd']);
+  });
+
+  it('sends half of a non-streaming body when the drop is graceful', async () => {
+    server = await startScriptedModelServer({ script: [{ text: 'x', faults: [{ dropConnection: true, graceful: true }] }] });
+    const response = await post(server, { model: 'm1', messages: [user('a')] });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text.startsWith('{"id":"chatcmpl-scripted-1"')).toBe(true);
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+  });
+
   it('stalls after the headers of a non-streaming reply, then finishes', async () => {
-    server = await startScriptedModelServer({ script: [{ text: 'late', faults: [{ stallMs: 400 }] }] });
+    server = await startScriptedModelServer({ script: [{ text: 'late', faults: [{ stallMs: 1000 }] }] });
     const started = Date.now();
     const response = await post(server, { model: 'm1', messages: [user('a')] });
     const headersAfter = Date.now() - started;
     const body = await response.json();
-    expect(headersAfter).toBeLessThan(300);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(headersAfter).toBeLessThan(800);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
     expect(body.choices[0].message.content).toBe('late');
   });
 
   it('stalls a stream after its first chunk', async () => {
-    server = await startScriptedModelServer({ script: [{ text: 'abcd', faults: [{ stallMs: 400 }] }] });
+    server = await startScriptedModelServer({ script: [{ text: 'abcd', faults: [{ stallMs: 1000 }] }] });
     const started = Date.now();
     const response = await post(server, { model: 'm1', messages: [user('a')], stream: true });
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
-    expect(Date.now() - started).toBeLessThan(300);
+    expect(Date.now() - started).toBeLessThan(800);
     expect(JSON.parse(ssePayloads(first)[0]).choices[0].delta.role).toBe('assistant');
     while (!(await reader.read()).done) {
       /* drain */
     }
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
   });
 
   it('lets a model have its own script and lists models', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client/agent-client';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
@@ -9,9 +10,11 @@ import { maybeRecordHistory } from '../helpers/record-history';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
 
 const ROOT = join(__dirname, '..', '..');
+const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
 
 function spawnWorker(taskQueue: string, baseURL: string): Promise<ChildProcess> {
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test', 'fixtures', 'worker-process.ts')], {
+  // One process (no tsx launcher in between), so SIGKILL really kills the worker.
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'test', 'fixtures', 'worker-process.ts')], {
     env: { ...process.env, TASK_QUEUE: taskQueue, MODEL_BASE_URL: baseURL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,8 +50,9 @@ describe('a worker killed mid-run', () => {
 
     // Wait until the tool is running on the child worker, then kill it without warning.
     for (;;) {
-      const events = await run.eventsAfter(0);
-      if (events.some((e) => e.type === 'tool_call_started')) break;
+      const pending = (await run.handle.describe()).raw.pendingActivities ?? [];
+      const running = pending.find((a) => a.activityType?.name === 'executeTool' && a.state === STARTED);
+      if (running) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const exited = new Promise((resolve) => child!.once('exit', resolve));

@@ -94,7 +94,7 @@ export function grepFilesTool(env: HarnessEnv) {
           skippedBinary++;
           continue;
         }
-        const fileLines = text.split(/\r?\n/);
+        const fileLines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
         for (let i = 0; i < fileLines.length; i++) {
           const line = fileLines[i]!;
           if (!regex.test(line)) continue;

@@ -20,9 +20,15 @@ export interface HttpServerProcess {
   stop(): Promise<void>;
 }
 
-/** server-everything's streamable HTTP transport as a child process on a loopback port. */
-export async function startEverythingHttp(port: number): Promise<HttpServerProcess> {
-  const child: ChildProcess = spawn(EVERYTHING_BIN, ['streamableHttp'], {
+const MODES = {
+  http: { arg: 'streamableHttp', path: '/mcp', ready: 'listening on port' },
+  sse: { arg: 'sse', path: '/sse', ready: 'running on port' },
+};
+
+/** server-everything's HTTP transports as a child process on a loopback port. */
+export async function startEverythingHttp(port: number, transport: 'http' | 'sse' = 'http'): Promise<HttpServerProcess> {
+  const mode = MODES[transport];
+  const child: ChildProcess = spawn(EVERYTHING_BIN, [mode.arg], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -32,7 +38,7 @@ export async function startEverythingHttp(port: number): Promise<HttpServerProce
     const timer = setTimeout(() => reject(new Error(`server-everything did not listen on ${port}: ${output}`)), 15_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('listening on port')) {
+      if (output.includes(mode.ready)) {
         clearTimeout(timer);
         resolve();
       }
@@ -43,7 +49,7 @@ export async function startEverythingHttp(port: number): Promise<HttpServerProce
     });
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}${mode.path}`,
     pid: child.pid!,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');

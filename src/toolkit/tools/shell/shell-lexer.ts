@@ -25,8 +25,8 @@ export interface ShellRedirect {
 export interface ShellSegment {
   words: ShellWord[];
   redirects: ShellRedirect[];
-  /** The operator that joins it to the previous segment ('' for the first). */
-  joiner: string;
+  /** The operators between the previous segment and this one (`|`, `&&`, `(`, ...); empty for the first. */
+  joiners: string[];
 }
 
 export interface LexedCommand {
@@ -47,7 +47,7 @@ interface Heredoc {
 export function lexShell(source: string): LexedCommand {
   const issues = new Set<string>();
   const segments: ShellSegment[] = [];
-  let segment: ShellSegment = { words: [], redirects: [], joiner: '' };
+  let segment: ShellSegment = { words: [], redirects: [], joiners: [] };
   let word: ShellWord | undefined;
   let pendingRedirect: string | undefined;
   let pendingHeredocs: Heredoc[] = [];
@@ -73,8 +73,9 @@ export function lexShell(source: string): LexedCommand {
       segment.redirects.push({ op: pendingRedirect });
       pendingRedirect = undefined;
     }
-    if (segment.words.length > 0 || segment.redirects.length > 0) segments.push(segment);
-    segment = { words: [], redirects: [], joiner };
+    const empty = segment.words.length === 0 && segment.redirects.length === 0;
+    if (!empty) segments.push(segment);
+    segment = { words: [], redirects: [], joiners: empty ? [...segment.joiners, joiner] : [joiner] };
   };
 
   /** `$...` at `i`; returns the index after it. `inDouble` disables the quoting forms. */
@@ -82,7 +83,7 @@ export function lexShell(source: string): LexedCommand {
     const w = current();
     const next = source[at + 1];
     if (next === '(') {
-      issues.add('command substitution `$( )` runs another command');
+      issues.add('command substitution `$( )`, which runs another command');
       w.text += '$(';
       return at + 2;
     }
@@ -92,7 +93,7 @@ export function lexShell(source: string): LexedCommand {
       return at + 2;
     }
     if (!inDouble && next === "'") {
-      issues.add("ANSI-C quoting `$'...'` can hide characters");
+      issues.add("ANSI-C quoting `$'...'`, which can hide characters");
       return singleQuoted(at + 1);
     }
     if (!inDouble && next === '"') {
@@ -102,8 +103,8 @@ export function lexShell(source: string): LexedCommand {
     if (next === '{') {
       const end = source.indexOf('}', at + 2);
       const body = end === -1 ? source.slice(at + 2) : source.slice(at + 2, end);
-      if (end === -1) issues.add('unterminated `${`');
-      if (/IFS/.test(body)) issues.add('`$IFS` is used to hide word boundaries');
+      if (end === -1) issues.add('an unterminated `${`');
+      if (/IFS/.test(body)) issues.add('`$IFS`, which can hide word boundaries');
       if (body.includes('$(') || body.includes('`')) issues.add('command substitution inside `${ }`');
       w.text += '${' + body + '}';
       w.expansion = true;
@@ -111,7 +112,7 @@ export function lexShell(source: string): LexedCommand {
     }
     const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(at + 1));
     if (name) {
-      if (name[0] === 'IFS') issues.add('`$IFS` is used to hide word boundaries');
+      if (name[0] === 'IFS') issues.add('`$IFS`, which can hide word boundaries');
       w.text += '$' + name[0];
       w.expansion = true;
       return at + 1 + name[0].length;
@@ -131,7 +132,7 @@ export function lexShell(source: string): LexedCommand {
     w.quoted = true;
     const end = source.indexOf("'", at + 1);
     if (end === -1) {
-      issues.add('unterminated quote');
+      issues.add('an unterminated quote');
       w.text += source.slice(at + 1);
       return source.length;
     }
@@ -157,7 +158,7 @@ export function lexShell(source: string): LexedCommand {
       } else if (c === '$') {
         j = dollar(j, true);
       } else if (c === '`') {
-        issues.add('backticks run a command substitution');
+        issues.add('backticks, which run another command');
         w.text += c;
         j++;
       } else {
@@ -165,7 +166,7 @@ export function lexShell(source: string): LexedCommand {
         j++;
       }
     }
-    if (j >= source.length) issues.add('unterminated quote');
+    if (j >= source.length) issues.add('an unterminated quote');
     return j + 1;
   };
 
@@ -183,7 +184,7 @@ export function lexShell(source: string): LexedCommand {
         }
         if (!doc.literal && (line.includes('$(') || line.includes('`'))) issues.add('command substitution inside a here-document');
       }
-      if (!closed) issues.add('unterminated here-document');
+      if (!closed) issues.add('an unterminated here-document');
     }
     pendingHeredocs = [];
     return j;
@@ -198,9 +199,9 @@ export function lexShell(source: string): LexedCommand {
       endSegment('\n');
       i = readHeredocBodies(i + 1);
       const rest = source.slice(i);
-      if (rest.trim() !== '') issues.add('a newline chains another command');
+      if (rest.trim() !== '') issues.add('a newline that chains another command');
     } else if (CONTROL.test(c)) {
-      issues.add('control characters in the command');
+      issues.add('control characters');
       i++;
     } else if (c === '#' && !word) {
       const end = source.indexOf('\n', i);
@@ -223,13 +224,13 @@ export function lexShell(source: string): LexedCommand {
     } else if (c === '"') {
       i = doubleQuoted(i);
     } else if (c === '`') {
-      issues.add('backticks run a command substitution');
+      issues.add('backticks, which run another command');
       current().text += c;
       i++;
     } else if (c === '$') {
       i = dollar(i, false);
     } else if ((c === '<' || c === '>') && source[i + 1] === '(') {
-      issues.add('process substitution `<( )` / `>( )` runs another command');
+      issues.add('process substitution `<( )` / `>( )`, which runs another command');
       current().text += c + '(';
       i += 2;
     } else {
@@ -264,6 +265,6 @@ export function lexShell(source: string): LexedCommand {
     }
   }
   endSegment('');
-  if (pendingHeredocs.length > 0) issues.add('unterminated here-document');
+  if (pendingHeredocs.length > 0) issues.add('an unterminated here-document');
   return { segments, issues: [...issues] };
 }

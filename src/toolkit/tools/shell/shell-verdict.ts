@@ -21,9 +21,16 @@ export function askSafety(reason: string): Verdict {
   return { level: 'ask', reason, safety: true };
 }
 
-/** The strictest of several verdicts (the first one among equals); allow when there are none. */
+/**
+ * The strictest of several verdicts (the first one among equals; when all allow, their
+ * reasons together); allow when there are none.
+ */
 export function strictest(verdicts: Verdict[], whenEmpty: Verdict = allow('nothing to run')): Verdict {
   let worst: Verdict | undefined;
   for (const verdict of verdicts) if (!worst || rank(verdict) > rank(worst)) worst = verdict;
+  if (worst?.level === 'allow') {
+    const reasons = [...new Set(verdicts.map((v) => (v.level === 'allow' ? v.reason : '')))];
+    return allow(reasons.join('; '));
+  }
   return worst ?? whenEmpty;
 }

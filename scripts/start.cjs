@@ -1,0 +1,90 @@
+'use strict';
+// `npm start`: installs dependencies if needed, makes sure a Temporal CLI is at hand, then
+// runs the demo (src/demo/main.ts) with tsx. Node built-ins only: it runs before `npm install`.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { constants } = require('node:os');
+const { findTemporalCli } = require('./temporal-cli.cjs');
+
+const ROOT = path.resolve(__dirname, '..');
+const WINDOWS = process.platform === 'win32';
+const log = (message) => console.log(`[start] ${message}`);
+
+function dependenciesInstalled() {
+  if (!fs.existsSync(path.join(ROOT, 'node_modules'))) return false;
+  try {
+    require.resolve('@temporalio/worker', { paths: [ROOT] });
+    return fs.existsSync(tsxBin());
+  } catch {
+    return false;
+  }
+}
+
+function tsxBin() {
+  return path.join(ROOT, 'node_modules', '.bin', WINDOWS ? 'tsx.cmd' : 'tsx');
+}
+
+function runNpm(args) {
+  log(`running npm ${args.join(' ')}`);
+  const result = spawnSync(WINDOWS ? 'npm.cmd' : 'npm', args, { cwd: ROOT, stdio: 'inherit', shell: WINDOWS });
+  return result.status === 0;
+}
+
+function installDependencies() {
+  if (dependenciesInstalled()) return;
+  log('dependencies are missing; installing them');
+  if (runNpm(['ci']) || runNpm(['install'])) return;
+  throw new Error('npm could not install the dependencies (see the output above)');
+}
+
+function resolveCli() {
+  if (process.env.TEMPORAL_ADDRESS) {
+    log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: the demo uses that server`);
+    return null;
+  }
+  log('looking for the Temporal CLI (it runs the local dev server)');
+  const cliPath = findTemporalCli({ root: ROOT, install: true, log });
+  if (cliPath) log(`Temporal CLI: ${cliPath}`);
+  else log('no Temporal CLI could be found or installed; the demo will try @temporalio/testing\'s download');
+  return cliPath;
+}
+
+function runDemo(cliPath) {
+  const env = { ...process.env };
+  if (cliPath) env.TEMPORAL_CLI_PATH = cliPath;
+  const child = spawn(tsxBin(), [path.join('src', 'demo', 'main.ts'), ...process.argv.slice(2)], {
+    cwd: ROOT,
+    env,
+    stdio: 'inherit',
+    shell: WINDOWS,
+  });
+  // Ctrl-C in a terminal reaches the whole foreground process group, the demo included, so
+  // SIGINT is forwarded only when it cannot have come from a terminal; SIGTERM always is.
+  const forward = (signal) => {
+    if (signal === 'SIGINT' && process.stdin.isTTY) return;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('error', (error) => {
+    console.error(`[start] could not run ${tsxBin()}: ${error.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(signal ? 128 + (constants.signals[signal] || 1) : code ?? 1);
+  });
+}
+
+function main() {
+  try {
+    installDependencies();
+    runDemo(resolveCli());
+  } catch (error) {
+    console.error(`[start] ${error.message}`);
+    process.exit(1);
+  }
+}
+
+main();
