@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
+import { historyFromJson } from './helpers/history-json';
 import { HISTORIES_DIR } from './helpers/record-history';
 import { workflowBundle } from './helpers/temporal-env';
 
@@ -13,7 +13,7 @@ describe('replay of recorded histories', () => {
   });
 
   (files.length > 0 ? test.each(files) : test.skip.each(['(no fixtures)']))('%s replays against the current workflow code', async (file) => {
-    const history = historyFromJSON(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')));
+    const history = historyFromJson(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')));
     // Throws DeterminismViolationError (or any replay failure) when the code no longer matches.
     await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, history, file.replace(/\.json$/, ''));
   });

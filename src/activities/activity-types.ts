@@ -36,6 +36,8 @@ export interface PrepareToolCallsInput {
   mode: PermissionMode;
   sessionRules: string[];
   runtime: RuntimeContext;
+  /** A tool missing on this worker: `report` it (outcome `unavailable`) or `fail` retryably. */
+  onMissing?: 'report' | 'fail';
 }
 
 /** What the worker decided about one call before anything runs. */
@@ -43,7 +45,8 @@ export type PreparedCall =
   | { callId: string; tool: string; outcome: 'result'; result: ToolCallResult; decision?: PermissionDecision }
   | { callId: string; tool: string; outcome: 'run'; input: unknown; decision: PermissionDecision }
   | { callId: string; tool: string; outcome: 'ask'; input: unknown; decision: PermissionDecision }
-  | { callId: string; tool: string; outcome: 'external'; input: unknown };
+  | { callId: string; tool: string; outcome: 'external'; input: unknown }
+  | { callId: string; tool: string; outcome: 'unavailable' };
 
 export interface ValidateEditedInputInput {
   agent: string;

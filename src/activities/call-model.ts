@@ -15,6 +15,8 @@ export interface ModelHeartbeat {
   model: string;
   iteration: number;
   text: string;
+  /** Temporal keeps the last details across retries; this tells a reader they are stale. */
+  attempt: number;
 }
 
 export function callModelActivity(model: ChatModelPort, middleware: Middleware[]) {
@@ -22,7 +24,7 @@ export function callModelActivity(model: ChatModelPort, middleware: Middleware[]
   const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, async (input) => {
     const ctx = Context.current();
     const request = { model: input.model || undefined, messages: input.messages, tools: input.tools, settings: input.settings };
-    const heartbeat = (text: string) => ctx.heartbeat({ model: input.model, iteration: input.iteration, text } satisfies ModelHeartbeat);
+    const heartbeat = (text: string) => ctx.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt } satisfies ModelHeartbeat);
     if (input.settings.stream) {
       // Streaming heartbeats only when chunks arrive, so a stalled stream hits the heartbeat timeout.
       // The SDK throttles heartbeats, so one per chunk is cheap.

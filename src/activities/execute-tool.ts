@@ -29,8 +29,9 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
     const agent = requireAgent(registry, input.agent);
     const tool = agent.toolkit.get(input.tool);
     if (!tool?.execute) {
+      const why = tool ? 'it has no execute function here' : 'it is not registered here; is its MCP server connected?';
       throw ApplicationFailure.retryable(
-        `Tool '${input.tool}' of agent '${input.agent}' cannot run on this worker (it is missing or has no execute function).`,
+        `Tool '${input.tool}' of agent '${input.agent}' cannot run on this worker (${why}); another worker may run it.`,
         FailureTypes.toolUnavailable,
       );
     }

@@ -43,6 +43,7 @@ async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: Prepare
   const base = { callId: call.id, tool: call.name };
   const tool = agent.toolkit.get(call.name);
   if (!tool) {
+    if (input.onMissing === 'report') return { ...base, outcome: 'unavailable' };
     // The run's recorded tool list has it (the workflow checked), so another worker may serve it.
     throw ApplicationFailure.retryable(
       `Tool '${call.name}' of agent '${agent.definition.name}' is not available on this worker (is its MCP server connected?).`,

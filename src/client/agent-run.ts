@@ -11,6 +11,7 @@ import {
 import type { AgentEvent } from '../common/events';
 import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
 import type { agentWorkflow } from '../workflows/agent-workflow';
+import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
 
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
@@ -22,6 +23,9 @@ export interface WatchOptions {
   afterSeq?: number;
   signal?: AbortSignal;
 }
+
+/** An event of the run, or the partial text of the model call in flight (not an event: no `seq`). */
+export type RunUpdate = AgentEvent | PartialTextUpdate;
 
 /** A handle on one agent run (a workflow), typed over its signals, updates and queries. */
 export class AgentRun {
@@ -44,6 +48,11 @@ export class AgentRun {
 
   eventsAfter(afterSeq = 0): Promise<AgentEvent[]> {
     return this.handle.query(eventsQuery, afterSeq);
+  }
+
+  /** What a streaming model call has written so far; undefined when none is running. */
+  partialText(): Promise<PartialText | undefined> {
+    return readPartialText(this.handle);
   }
 
   /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */
@@ -92,8 +101,20 @@ export class AgentRun {
    * sequence numbers carry over). Queries read workflow state: nothing is added to history.
    */
   async *events(options: WatchOptions = {}): AsyncGenerator<AgentEvent> {
+    for await (const update of this.updates({ ...options, partialText: false })) {
+      if (update.type !== 'partial_text') yield update;
+    }
+  }
+
+  /**
+   * Like `events()`, and between events the partial text of a streaming model call whenever it
+   * changed (`partialText: false` leaves it out). The text comes from heartbeats, so it lags the
+   * stream by up to the worker's heartbeat throttle interval.
+   */
+  async *updates(options: WatchOptions & { partialText?: boolean } = {}): AsyncGenerator<RunUpdate> {
     let after = options.afterSeq ?? 0;
     const interval = options.intervalMs ?? 500;
+    let shown = '';
     for (;;) {
       if (options.signal?.aborted) return;
       let batch: AgentEvent[] = [];
@@ -108,6 +129,11 @@ export class AgentRun {
         if (event.type === 'run_finished' && FINAL.has(event.status)) return;
       }
       if (batch.length === 0 && (await this.isClosed())) return;
+      if (options.partialText !== false) {
+        const partial = await this.partialText().catch(() => undefined);
+        if (partial && partial.text !== '' && partial.text !== shown) yield { type: 'partial_text', ...partial };
+        shown = partial?.text ?? '';
+      }
       await new Promise((resolve) => setTimeout(resolve, interval));
     }
   }

@@ -1,5 +1,6 @@
 import type { Duration } from '@temporalio/common';
 import type { PermissionSettings } from './permissions';
+import type { PriceTable } from './pricing';
 import type { ToolGroupSpec, ToolSpec } from './tools';
 
 /** Request shaping for the model, all optional; see docs in the README. */
@@ -17,7 +18,16 @@ export interface ModelSettings {
   extraBody?: Record<string, unknown>;
   /** Start-to-close timeout of one model call attempt, e.g. '5m'. */
   timeout?: Duration;
+  /**
+   * How long a model call may go without a sign of life before Temporal retries it (default 60s).
+   * Streaming calls heartbeat per chunk, so this bounds a stalled stream; raise it for models
+   * that think long before their first token.
+   */
+  heartbeatTimeout?: Duration;
+  /** Attempts per model of the chain (default 5). */
   maximumAttempts?: number;
+  /** Prices per model name; with a table, results, state and events carry the cost. */
+  prices?: PriceTable;
 }
 
 /** Everything the workflow needs to know about an agent, as recorded when the run starts. */

@@ -5,14 +5,23 @@ import type { RunStatus } from './run';
 export type AgentEventBody =
   | { type: 'iteration_started'; iteration: number }
   | { type: 'model_call_started'; iteration: number; model: string }
-  | { type: 'model_call_finished'; iteration: number; model: string; usage: TokenUsage; toolCalls: number; text: string }
+  | {
+      type: 'model_call_finished';
+      iteration: number;
+      model: string;
+      usage: TokenUsage;
+      toolCalls: number;
+      text: string;
+      /** Only when the agent has a price for this model. */
+      cost?: number;
+    }
   | { type: 'tool_call_started'; callId: string; tool: string; input: unknown }
   | { type: 'tool_call_finished'; callId: string; tool: string; state: ToolResultState; durationMs: number; preview: string }
   | { type: 'permission_requested'; callId: string; tool: string; input: unknown; reason: string; suggestedRule?: string }
   | { type: 'permission_decided'; callId: string; tool: string; behavior: PermissionBehavior; by: 'rules' | 'user' | 'timeout'; reason: string }
   | { type: 'external_requested'; callId: string; tool: string; input: unknown; reason?: string }
   | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string }
-  | { type: 'run_finished'; status: RunStatus; output: string };
+  | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number };
 
 export type AgentEventType = AgentEventBody['type'];
 

@@ -63,6 +63,7 @@ export interface CarriedState {
   descriptor: AgentDescriptor;
   messages: Message[];
   usage: TokenUsage;
+  cost?: number;
   iterations: number;
   activeGroups: string[];
   sessionRules: string[];
@@ -79,6 +80,8 @@ export interface AgentRunResult {
   output: string;
   messages: Message[];
   usage: TokenUsage;
+  /** Sum of the calls' costs; only when the agent has a price table (ModelSettings.prices). */
+  cost?: number;
   iterations: number;
 }
 
@@ -89,6 +92,8 @@ export interface AgentRunState {
   iterations: number;
   maxIters: number;
   usage: TokenUsage;
+  /** As in AgentRunResult: only with a price table. */
+  cost?: number;
   messages: Message[];
   pending: PendingCall[];
   activeGroups: string[];

@@ -1,5 +1,9 @@
+import { resolve } from 'node:path';
 import type { AgentDefinition } from '../toolkit/define-agent';
+import { coderAgent } from './coder-agent';
 import { ecommerceAgent } from './ecommerce-agent';
 
-/** The agents `npm run worker` and `npm start` serve. */
-export const demoAgents: AgentDefinition[] = [ecommerceAgent];
+/** The agents `npm run worker` and `npm start` serve; the coder works in `workspace`. */
+export function demoAgents(options: { workspace: string }): AgentDefinition[] {
+  return [ecommerceAgent, coderAgent({ workspace: resolve(options.workspace) })];
+}

@@ -5,8 +5,11 @@ import { createWorker } from '../worker/create-worker';
 import { readWorkerConfig } from '../worker/config';
 import { demoAgents } from './agents';
 import { askYesNo } from './ask-yes-no';
-import { demoScript } from './demo-script';
+import { CODER_PROMPT } from './coder-agent';
+import { prepareCoderWorkspace } from './coder-workspace';
+import { demoModelScript } from './demo-model-script';
 import { DEMO_PROMPT } from './ecommerce-agent';
+import { parseArgs } from 'node:util';
 import { temporalForDemo } from './temporal-for-demo';
 
 const REFUND_PROMPT = '订单 ORD-2024-002 的手机壳有裂痕，我要退款';
@@ -28,8 +31,8 @@ async function decide(question: string, stop: AbortSignal): Promise<boolean | un
   return askYesNo(question, stop);
 }
 
-async function runDemo(client: AgentClient, prompt: string, stop: AbortSignal): Promise<void> {
-  const run = await client.start('ecommerce-cs', { prompt, userId: 'u-1001' });
+async function runDemo(client: AgentClient, agent: string, prompt: string, stop: AbortSignal): Promise<void> {
+  const run = await client.start(agent, { prompt, userId: 'u-1001' });
   console.log(`\n> ${prompt}`);
   log(`run ${run.workflowId} — Web UI: ${run.webUiUrl}`);
   for await (const event of run.events({ signal: stop })) {
@@ -43,19 +46,26 @@ async function runDemo(client: AgentClient, prompt: string, stop: AbortSignal): 
   }
 }
 
-/** `npm start`: a real agent run on a real Temporal server, followed live in the terminal. */
+/**
+ * `npm start [-- --agent coder] [-- --prompt TEXT]`: a real agent run on a real Temporal server,
+ * followed live in the terminal.
+ */
 async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { agent: { type: 'string' }, prompt: { type: 'string' } }, strict: true });
+  const args = { agent: values.agent ?? 'ecommerce-cs', prompt: values.prompt };
   const stop = new AbortController();
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
     for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
     cleanups.length = 0;
   };
-  process.once('SIGINT', () => {
-    log('stopping what the demo started …');
-    stop.abort();
-    void cleanup().then(() => process.exit(130));
-  });
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      log('stopping what the demo started …');
+      stop.abort();
+      void cleanup().then(() => process.exit(code));
+    });
+  }
 
   const temporal = await temporalForDemo(log);
   cleanups.push(temporal.stop);
@@ -64,7 +74,7 @@ async function main(): Promise<void> {
   const config = readWorkerConfig();
   let modelOverrides = {};
   if (!config.openaiApiKey && !config.openaiBaseUrl) {
-    const scripted = await startScriptedModelServer({ script: demoScript });
+    const scripted = await startScriptedModelServer({ script: demoModelScript });
     cleanups.push(() => scripted.close());
     modelOverrides = { openaiBaseUrl: scripted.baseURL, defaultModel: 'scripted-model' };
     log('No OPENAI_API_KEY is set: the agent talks to the project\'s scripted model (a local fake, not an LLM).');
@@ -74,7 +84,10 @@ async function main(): Promise<void> {
     log(`Model: ${config.defaultModel} at ${config.openaiBaseUrl ?? 'https://api.openai.com/v1'}`);
   }
 
-  const worker = await createWorker({ agents: demoAgents, config: { temporalAddress: temporal.address, ...modelOverrides } });
+  const worker = await createWorker({
+    agents: demoAgents({ workspace: config.workspace }),
+    config: { temporalAddress: temporal.address, ...modelOverrides },
+  });
   const running = worker.run();
   cleanups.push(async () => {
     worker.shutdown();
@@ -83,8 +96,15 @@ async function main(): Promise<void> {
 
   const client = await AgentClient.connect({ address: temporal.address, webUiUrl: temporal.uiUrl });
   cleanups.push(() => client.close());
-  await runDemo(client, DEMO_PROMPT, stop.signal);
-  await runDemo(client, REFUND_PROMPT, stop.signal);
+  if (args.agent === 'coder') {
+    log(`The coder works on a fresh copy of the demo project: ${prepareCoderWorkspace(config.workspace)}`);
+    await runDemo(client, 'coder', args.prompt ?? CODER_PROMPT, stop.signal);
+  } else if (args.agent === 'ecommerce-cs') {
+    await runDemo(client, 'ecommerce-cs', args.prompt ?? DEMO_PROMPT, stop.signal);
+    if (!args.prompt) await runDemo(client, 'ecommerce-cs', REFUND_PROMPT, stop.signal);
+  } else {
+    throw new Error(`Unknown demo agent '${args.agent}': use ecommerce-cs (default) or coder.`);
+  }
   log(`Done. Browse the runs in the Web UI: ${temporal.uiUrl}/namespaces/default/workflows`);
   if (process.stdin.isTTY) {
     log('The server and worker keep running so the Web UI stays up; press Ctrl-C to stop them.');

@@ -13,10 +13,17 @@ export function mcpToolPermission(annotations: McpToolAnnotations | undefined, s
   return serverDefault ?? 'ask';
 }
 
-export function mcpPermissionDecision(behavior: PermissionBehavior, toolName: string, server: string): PermissionDecision {
+export function mcpPermissionDecision(
+  behavior: PermissionBehavior,
+  toolName: string,
+  server: string,
+  readOnly = false,
+): PermissionDecision {
   switch (behavior) {
     case 'allow':
-      return { behavior, reason: `MCP tool '${toolName}' is read-only (server '${server}')` };
+      return readOnly
+        ? { behavior, reason: `MCP tool '${toolName}' is read-only (server '${server}')` }
+        : { behavior, reason: `MCP tool '${toolName}' is allowed by the configuration of MCP server '${server}'` };
     case 'deny':
       return { behavior, reason: `MCP tool '${toolName}' is denied by the configuration of MCP server '${server}'` };
     default:

@@ -65,7 +65,7 @@ function toRegisteredTool(
   const timeoutMs = config.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_MCP_REQUEST_TIMEOUT_MS;
   const readOnly = tool.annotations?.readOnlyHint === true;
   const behavior = mcpToolPermission(tool.annotations, config.permission);
-  const decision = mcpPermissionDecision(behavior, name, tool.server);
+  const decision = mcpPermissionDecision(behavior, name, tool.server, readOnly);
   const parameters = modelSchema(tool.inputSchema);
   const patternField = PATTERN_FIELDS.find((field) => field in ((parameters.properties as object | undefined) ?? {}));
   const buildMeta = options.meta ?? defaultMcpMeta;

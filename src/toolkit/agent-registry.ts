@@ -32,7 +32,7 @@ function mergeFilters(a: ToolFilter | undefined, b: ToolFilter | undefined): Too
   return { allow: [...(a?.allow ?? []), ...(b?.allow ?? [])], deny: [...(a?.deny ?? []), ...(b?.deny ?? [])] };
 }
 
-function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions): RegisteredAgent {
+function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, warned: Set<string>): RegisteredAgent {
   const full = new Toolkit();
   for (const tool of definition.tools ?? []) {
     full.register(registerCodeTool(tool, Object.keys(definition.presets?.[tool.name] ?? {})));
@@ -42,7 +42,9 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions):
   const filter = mergeFilters(definition.toolFilter, options.sharedFilter);
   const { kept, unmatchedPatterns } = applyToolFilter(full.names(), filter);
   for (const pattern of unmatchedPatterns) {
-    options.warn?.(`Agent '${definition.name}': tool filter pattern '${pattern}' matches no tool.`);
+    const warning = `Agent '${definition.name}': tool filter pattern '${pattern}' matches no tool.`;
+    if (!warned.has(warning)) options.warn?.(warning);
+    warned.add(warning);
   }
   const toolkit = new Toolkit();
   for (const name of kept) toolkit.register(full.get(name)!);
@@ -76,6 +78,8 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions):
 /** The agents a worker serves, each with its own toolkit, built once at worker start. */
 export class AgentRegistry {
   private readonly agents = new Map<string, RegisteredAgent>();
+  /** Rebuilds (when MCP servers come and go) must not repeat a warning. */
+  private readonly warned = new Set<string>();
 
   constructor(definitions: AgentDefinition[], private readonly options: AgentRegistryOptions = {}) {
     for (const definition of definitions) this.add(definition);
@@ -83,12 +87,12 @@ export class AgentRegistry {
 
   add(definition: AgentDefinition): void {
     if (this.agents.has(definition.name)) throw new Error(`Agent '${definition.name}' is defined twice.`);
-    this.agents.set(definition.name, buildAgent(definition, this.options));
+    this.agents.set(definition.name, buildAgent(definition, this.options, this.warned));
   }
 
   /** Rebuild every agent, e.g. after MCP servers came online and brought new tools. */
   rebuild(): void {
-    for (const [name, agent] of this.agents) this.agents.set(name, buildAgent(agent.definition, this.options));
+    for (const [name, agent] of this.agents) this.agents.set(name, buildAgent(agent.definition, this.options, this.warned));
   }
 
   get(name: string): RegisteredAgent | undefined {

@@ -8,7 +8,7 @@ import { AgentRegistry } from '../toolkit/agent-registry';
 import type { AgentDefinition } from '../toolkit/define-agent';
 import { readWorkerConfig, type WorkerConfig } from './config';
 import { ensureSearchAttributes } from './ensure-search-attributes';
-import type { McpServersInput } from '../mcp';
+import type { McpServersInput, McpServerStatus } from '../mcp';
 import { loadWorkerTools } from './worker-tools';
 
 export interface CreateWorkerOptions {
@@ -27,7 +27,7 @@ export interface CreateWorkerOptions {
   mcpServers?: McpServersInput;
   /** Logger for MCP connections; Temporal's default logger otherwise. */
   logger?: Logger;
-  workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'maxCachedWorkflows'>>;
+  workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
   log?: (message: string) => void;
 }
 
@@ -35,6 +35,8 @@ export interface AgentWorker {
   worker: Worker;
   registry: AgentRegistry;
   config: WorkerConfig;
+  /** Each MCP server's state on this worker; a failed one says why (error, stderr tail). Empty without MCP. */
+  mcpServers(): McpServerStatus[];
   /** Runs until shutdown() or a signal; closes what the worker opened. */
   run(): Promise<void>;
   shutdown(): void;
@@ -68,27 +70,38 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       }
     },
   });
-  registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log, ...tools.registryOptions });
-
-  const ownConnection = options.connection ? undefined : await NativeConnection.connect({ address: config.temporalAddress });
-  const connection = options.connection ?? ownConnection!;
-  await ensureSearchAttributes(connection, config.namespace, log);
-
-  const worker = await Worker.create({
-    connection,
-    namespace: config.namespace,
-    taskQueue: config.taskQueue,
-    activities: createActivities({ registry, model, middleware: options.middleware }),
-    ...(options.workflowBundle
-      ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: require.resolve('../workflows') }),
-    ...(options.workerOptions ?? {}),
-  });
+  let ownConnection: NativeConnection | undefined;
+  let worker: Worker;
+  try {
+    registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log, ...tools.registryOptions });
+    ownConnection = options.connection ? undefined : await NativeConnection.connect({ address: config.temporalAddress });
+    const connection = options.connection ?? ownConnection!;
+    await ensureSearchAttributes(connection, config.namespace, log);
+    worker = await Worker.create({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      activities: createActivities({ registry, model, middleware: options.middleware }),
+      ...(options.workflowBundle
+        ? { workflowBundle: options.workflowBundle }
+        : { workflowsPath: require.resolve('../workflows') }),
+      // Heartbeats otherwise reach the server only every 0.8 × heartbeat timeout (48 s for model
+      // calls), and `watch` shows a streaming call's partial text from the last one that arrived.
+      maxHeartbeatThrottleInterval: '1s',
+      ...(options.workerOptions ?? {}),
+    });
+  } catch (error) {
+    // Without this, the MCP servers started above would outlive a worker that never runs.
+    await tools.manager?.close();
+    await ownConnection?.close();
+    throw error;
+  }
 
   return {
     worker,
     registry,
     config,
+    mcpServers: () => tools.manager?.serverStatus() ?? [],
     async run() {
       try {
         await worker.run();

@@ -1,4 +1,5 @@
 import { demoAgents } from '../demo/agents';
+import { readWorkerConfig } from './config';
 import { createWorker } from './create-worker';
 
 /**
@@ -7,7 +8,8 @@ import { createWorker } from './create-worker';
  * with its own agents the same way.
  */
 async function main(): Promise<void> {
-  const worker = await createWorker({ agents: demoAgents });
+  const config = readWorkerConfig();
+  const worker = await createWorker({ agents: demoAgents({ workspace: config.workspace }), config });
   const { temporalAddress, taskQueue, namespace } = worker.config;
   console.log(`[durable-agent] worker on ${temporalAddress}, namespace ${namespace}, task queue ${taskQueue}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());

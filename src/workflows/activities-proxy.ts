@@ -1,8 +1,17 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/create-activities';
 
 /** Typed activity stubs; every call site passes its own options through `executeWithOptions`. */
 export const activities = proxyActivities<AgentActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+});
+
+/**
+ * Quick worker-side decisions (describing the agent, checking calls) run as local activities:
+ * recorded in history like any activity, but without a round trip through the task queue.
+ */
+export const localActivities = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 });

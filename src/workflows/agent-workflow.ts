@@ -12,10 +12,11 @@ import {
 } from '@temporalio/workflow';
 import { eventsQuery, stateQuery } from '../common/definitions';
 import { addUsage } from '../common/messages';
+import { callCost } from '../common/pricing';
 import type { AgentRunResult, AgentWorkflowInput, FinalStatus } from '../common/run';
 import { FailureTypes } from '../common/failures';
 import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
-import { activities } from './activities-proxy';
+import { localActivities } from './activities-proxy';
 import { nowIso } from './clock';
 import { shouldContinueAsNew } from './continue-as-new';
 import { preview, recordEvent } from './event-log';
@@ -23,7 +24,7 @@ import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from './model-step';
-import { carryState, createRunState, startingState, type RunState } from './run-state';
+import { carryState, costField, createRunState, startingState, type RunState } from './run-state';
 import { publishUsage, setStatus, setStep } from './status';
 import { actOnToolCalls } from './tool-step';
 import { visibleTools } from './tool-visibility';
@@ -32,15 +33,21 @@ function finish(state: RunState, status: FinalStatus, output: string): AgentRunR
   state.output = output;
   setStatus(state, status);
   setStep(state, status === 'completed' ? 'finished' : 'stopped at the iteration limit', preview(output, 500));
-  recordEvent(state, { type: 'run_finished', status, output: preview(output, 500) }, nowIso());
-  return { status, output, messages: state.messages, usage: state.usage, iterations: state.iterations };
+  recordEvent(state, { type: 'run_finished', status, output: preview(output, 500), ...totals(state) }, nowIso());
+  return { status, output, messages: state.messages, usage: state.usage, ...costField(state), iterations: state.iterations };
+}
+
+function totals(state: RunState) {
+  return { usage: state.usage, ...costField(state) };
 }
 
 async function reason(state: RunState, withTools: boolean) {
   const tools = withTools ? visibleTools(state.descriptor, state.activeGroups) : [];
   setStep(state, `calling the model (iteration ${state.iterations})`);
   const reply = await callModelWithFallback(state, tools);
+  const cost = callCost(state.descriptor.model.prices, reply.model, reply.usage);
   state.usage = addUsage(state.usage, reply.usage);
+  state.cost += cost ?? 0;
   state.messages.push(reply.message);
   publishUsage(state);
   recordEvent(
@@ -52,6 +59,7 @@ async function reason(state: RunState, withTools: boolean) {
       usage: reply.usage,
       toolCalls: reply.message.toolCalls?.length ?? 0,
       text: preview(reply.message.content ?? ''),
+      ...(cost !== undefined ? { cost } : {}),
     },
     nowIso(),
   );
@@ -107,7 +115,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, () => []);
   const descriptor =
     input.carried?.descriptor ??
-    (await activities.describeAgent.executeWithOptions(
+    (await localActivities.describeAgent.executeWithOptions(
       { summary: `describe agent ${input.agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
       [{ agent: input.agent }],
     ));
@@ -122,13 +130,13 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   } catch (error) {
     if (isCancellation(error)) {
       setStatus(state, 'cancelled');
-      recordEvent(state, { type: 'run_finished', status: 'cancelled', output: '' }, nowIso());
+      recordEvent(state, { type: 'run_finished', status: 'cancelled', output: '', ...totals(state) }, nowIso());
       throw error;
     }
     if (error instanceof ContinueAsNew) throw error;
     setStatus(state, 'failed');
     const failure = toWorkflowFailure(error);
-    recordEvent(state, { type: 'run_finished', status: 'failed', output: failure.message }, nowIso());
+    recordEvent(state, { type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }, nowIso());
     throw failure;
   }
 }

@@ -4,10 +4,11 @@ import type { ToolSpec } from '../common/tools';
 import { activities } from './activities-proxy';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
+import { withToolGroupsPrompt } from './tool-groups-prompt';
 
 export const DEFAULT_MODEL_TIMEOUT = '5 minutes';
 export const DEFAULT_MODEL_ATTEMPTS = 5;
-const MODEL_HEARTBEAT_TIMEOUT = '60s';
+export const DEFAULT_MODEL_HEARTBEAT_TIMEOUT = '60s';
 
 function toModelTools(tools: ToolSpec[]): ModelToolDefinition[] {
   return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
@@ -25,6 +26,8 @@ export function modelChain(state: RunState): string[] {
 export async function callModelWithFallback(state: RunState, tools: ToolSpec[]): Promise<CallModelOutput> {
   const settings = state.descriptor.model;
   const chain = modelChain(state);
+  // Without tools (the summary at the iteration limit) the groups would only confuse the model.
+  const messages = tools.length > 0 ? withToolGroupsPrompt(state.messages, state.descriptor, state.activeGroups) : state.messages;
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {
     const label = model || 'default';
@@ -34,7 +37,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
         {
           summary: `model ${label} #${state.iterations}`,
           startToCloseTimeout: settings.timeout ?? DEFAULT_MODEL_TIMEOUT,
-          heartbeatTimeout: MODEL_HEARTBEAT_TIMEOUT,
+          heartbeatTimeout: settings.heartbeatTimeout ?? DEFAULT_MODEL_HEARTBEAT_TIMEOUT,
           retry: {
             maximumAttempts: settings.maximumAttempts ?? DEFAULT_MODEL_ATTEMPTS,
             initialInterval: '1s',
@@ -47,7 +50,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
             agent: state.agent,
             model,
             settings: { ...settings, ...(tools.length === 0 ? { toolChoice: undefined, parallelToolCalls: undefined } : {}) },
-            messages: state.messages,
+            messages,
             tools: toModelTools(tools),
             iteration: state.iterations,
           },

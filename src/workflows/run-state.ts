@@ -20,6 +20,8 @@ export interface RunState {
   maxIters: number;
   messages: Message[];
   usage: TokenUsage;
+  /** Sum of the priced calls' costs; reported only when the agent has a price table. */
+  cost: number;
   iterations: number;
   activeGroups: string[];
   sessionRules: string[];
@@ -55,6 +57,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     maxIters: input.options?.maxIters ?? descriptor.maxIters,
     messages: carried?.messages ?? initialMessages(descriptor, input.prompt),
     usage: carried?.usage ?? emptyUsage(),
+    cost: carried?.cost ?? 0,
     iterations: carried?.iterations ?? 0,
     activeGroups: carried?.activeGroups ?? descriptor.groups.filter((g) => g.active).map((g) => g.name),
     sessionRules: carried?.sessionRules ?? [],
@@ -77,6 +80,7 @@ export function carryState(state: RunState): CarriedState {
     descriptor: state.descriptor,
     messages: state.messages,
     usage: state.usage,
+    cost: state.cost,
     iterations: state.iterations,
     activeGroups: state.activeGroups,
     sessionRules: state.sessionRules,
@@ -88,6 +92,11 @@ export function carryState(state: RunState): CarriedState {
   };
 }
 
+/** `{ cost }` when the agent has a price table, else nothing: no price table, no cost field. */
+export function costField(state: RunState): { cost?: number } {
+  return state.descriptor.model.prices ? { cost: state.cost } : {};
+}
+
 export function snapshotState(state: RunState): AgentRunState {
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
   return {
@@ -96,6 +105,7 @@ export function snapshotState(state: RunState): AgentRunState {
     iterations: state.iterations,
     maxIters: state.maxIters,
     usage: state.usage,
+    ...costField(state),
     messages: state.messages,
     pending: state.pending,
     activeGroups: state.activeGroups,

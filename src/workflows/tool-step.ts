@@ -1,7 +1,7 @@
 import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { PreparedCall, ToolCallResult } from '../activities/activity-types';
 import type { ToolCall, ToolMessage } from '../common/messages';
-import { activities } from './activities-proxy';
+import { activities, localActivities } from './activities-proxy';
 import { awaitApprovals } from './approval-gate';
 import { nowIso, nowMs } from './clock';
 import { settle } from './decisions';
@@ -37,12 +37,32 @@ function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
   return undefined;
 }
 
+/**
+ * Checks run on the worker that runs this workflow task (a local activity). If that worker lacks
+ * one of the tools (say its MCP server is down there), the check goes through the task queue
+ * instead, where it fails retryably on such workers until one that has the tool takes it.
+ */
 async function prepare(state: RunState, calls: ToolCall[]): Promise<Map<string, PreparedCall>> {
   if (calls.length === 0) return new Map();
-  const prepared = await activities.prepareToolCalls.executeWithOptions(
-    { summary: `check ${calls.map((c) => c.name).join(', ')}`, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } },
-    [{ agent: state.agent, calls, mode: state.descriptor.permissions.mode ?? 'default', sessionRules: state.sessionRules, runtime: state.runtime }],
+  const summary = `check ${calls.map((c) => c.name).join(', ')}`;
+  const input = (onMissing: 'report' | 'fail') => ({
+    agent: state.agent,
+    calls,
+    mode: state.descriptor.permissions.mode ?? 'default',
+    sessionRules: state.sessionRules,
+    runtime: state.runtime,
+    onMissing,
+  });
+  let prepared = await localActivities.prepareToolCalls.executeWithOptions(
+    { summary, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } },
+    [input('report')],
   );
+  if (prepared.some((p) => p.outcome === 'unavailable')) {
+    prepared = await activities.prepareToolCalls.executeWithOptions(
+      { summary, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 20, maximumInterval: '30s' } },
+      [input('fail')],
+    );
+  }
   return new Map(prepared.map((p) => [p.callId, p]));
 }
 
@@ -129,6 +149,7 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
       if (p.decision) recordEvent(state, { type: 'permission_decided', callId: call.id, tool: call.name, behavior: 'deny', by: 'rules', reason: p.decision.reason }, nowIso());
       plans.set(call.id, { call, kind: 'result', result: p.result });
     } else if (p.outcome === 'run') plans.set(call.id, { call, kind: 'run', input: p.input });
+    else if (p.outcome === 'unavailable') throw new Error(`tool ${call.name} unavailable after the worker check`);
     else if (p.outcome === 'external') {
       announceExternal(state, call.id, call.name, p.input);
       plans.set(call.id, { call, kind: 'external', input: p.input });

@@ -1,10 +1,12 @@
+import type { Logger } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import type { Middleware } from '../../src/activities/middleware';
 import { AgentClient } from '../../src/client/agent-client';
+import type { McpServersInput } from '../../src/mcp';
 import { createChatModel } from '../../src/model/create-chat-model';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
-import type { ModelScript } from '../../src/testing/scripted-model-types';
+import type { ModelScript, ScriptedModelServerOptions } from '../../src/testing/scripted-model-types';
 import type { AgentDefinition } from '../../src/toolkit/define-agent';
 import { createWorker, type AgentWorker } from '../../src/worker/create-worker';
 import { testConnection, uniqueTaskQueue, workflowBundle } from './temporal-env';
@@ -22,11 +24,22 @@ export interface AgentTestEnvOptions {
   agents: AgentDefinition[];
   script?: ModelScript;
   byModel?: Record<string, ModelScript>;
+  /** More options of the scripted model server, e.g. `chunkDelayMs` for slow streams. */
+  modelServer?: Omit<ScriptedModelServerOptions, 'script' | 'byModel'>;
   middleware?: Middleware[];
   taskQueue?: string;
   /** Start no worker (the test starts its own, e.g. in a child process). */
   noWorker?: boolean;
+  /** MCP servers of the worker, as createWorker takes them. */
+  mcpServers?: McpServersInput;
+  /** The worker's tools.json; the worker's default (AGENT_TOOLS_CONFIG, workspace/tools.json) when unset. */
+  toolsConfigPath?: string;
+  /** Logger of the worker's MCP connections. */
+  logger?: Logger;
 }
+
+/** What a test worker gets besides its agents and model. */
+export type TestWorkerMcpOptions = Pick<AgentTestEnvOptions, 'mcpServers' | 'toolsConfigPath' | 'logger'>;
 
 const TEST_MODEL = 'scripted-model';
 
@@ -35,12 +48,15 @@ export async function startTestWorker(
   taskQueue: string,
   baseURL: string,
   middleware?: Middleware[],
+  mcp: TestWorkerMcpOptions = {},
 ): Promise<{ worker: AgentWorker; running: Promise<void>; stop(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS! });
   const worker = await createWorker({
     agents,
     connection,
-    config: { taskQueue, defaultModel: TEST_MODEL, namespace: 'default' },
+    config: { taskQueue, defaultModel: TEST_MODEL, namespace: 'default', ...(mcp.toolsConfigPath ? { toolsConfigPath: mcp.toolsConfigPath } : {}) },
+    ...(mcp.mcpServers ? { mcpServers: mcp.mcpServers } : {}),
+    ...(mcp.logger ? { logger: mcp.logger } : {}),
     model: createChatModel({ baseURL, apiKey: 'test-key', defaultModel: TEST_MODEL }),
     middleware,
     workflowBundle: workflowBundle(),
@@ -59,9 +75,9 @@ export async function startTestWorker(
 }
 
 export async function startAgentTestEnv(options: AgentTestEnvOptions): Promise<AgentTestEnv> {
-  const model = await startScriptedModelServer({ script: options.script, byModel: options.byModel });
+  const model = await startScriptedModelServer({ ...options.modelServer, script: options.script, byModel: options.byModel });
   const taskQueue = options.taskQueue ?? uniqueTaskQueue('agent');
-  const started = await startTestWorker(options.agents, taskQueue, model.baseURL, options.middleware);
+  const started = await startTestWorker(options.agents, taskQueue, model.baseURL, options.middleware, options);
   const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
   return {
     client,

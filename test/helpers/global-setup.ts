@@ -79,7 +79,12 @@ async function startServer(state: GlobalTestState, stateDir: string): Promise<vo
 }
 
 function resolveTestServer(): void {
-  const testServer = findTestServer({ root: ROOT, install: true, log });
+  let testServer: string | null = null;
+  try {
+    testServer = findTestServer({ root: ROOT, install: true, log });
+  } catch (error) {
+    log((error as Error).message);
+  }
   if (testServer) setEnv(TEST_ENV.testServerPath, testServer);
   else log(`no time-skipping test server; ${TEST_ENV.testServerPath} stays unset`);
 }

@@ -1,7 +1,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { AgentRun } from '../../src/client/agent-run';
+import { historyToJson } from './history-json';
 
 export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
 
@@ -13,5 +13,5 @@ export async function maybeRecordHistory(run: AgentRun, name: string): Promise<v
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await run.handle.fetchHistory();
   mkdirSync(HISTORIES_DIR, { recursive: true });
-  writeFileSync(join(HISTORIES_DIR, `${name}.json`), historyToJSON(history));
+  writeFileSync(join(HISTORIES_DIR, `${name}.json`), historyToJson(history));
 }

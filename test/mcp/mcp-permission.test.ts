@@ -14,6 +14,11 @@ describe('mcpToolPermission', () => {
     expect(mcpToolPermission(annotations, serverDefault)).toBe(expected);
   });
 
+  it('says whether an allow comes from the read-only hint or from the server configuration', () => {
+    expect(mcpPermissionDecision('allow', 'x', 's', true).reason).toBe("MCP tool 'x' is read-only (server 's')");
+    expect(mcpPermissionDecision('allow', 'x', 's', false).reason).toBe("MCP tool 'x' is allowed by the configuration of MCP server 's'");
+  });
+
   it("words the ask like AgentScope", () => {
     expect(mcpPermissionDecision('ask', 'x', 's')).toEqual({
       behavior: 'ask',

@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client/agent-client';
+import type { AgentRun } from '../../src/client/agent-run';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
+import { ledgerLines } from '../fixtures/transfer-tool';
 import { crashAgent } from '../fixtures/worker-process';
 import { startTestWorker } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
@@ -12,10 +16,10 @@ import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
 const ROOT = join(__dirname, '..', '..');
 const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
 
-function spawnWorker(taskQueue: string, baseURL: string): Promise<ChildProcess> {
+function spawnWorker(taskQueue: string, baseURL: string, ledgerDir = tmpdir()): Promise<ChildProcess> {
   // One process (no tsx launcher in between), so SIGKILL really kills the worker.
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'test', 'fixtures', 'worker-process.ts')], {
-    env: { ...process.env, TASK_QUEUE: taskQueue, MODEL_BASE_URL: baseURL },
+    env: { ...process.env, TASK_QUEUE: taskQueue, MODEL_BASE_URL: baseURL, LEDGER_DIR: ledgerDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -26,6 +30,18 @@ function spawnWorker(taskQueue: string, baseURL: string): Promise<ChildProcess> 
     });
     child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${stderr}`)));
   });
+}
+
+/** Wait until a tool activity is running on the child worker, then kill it without warning. */
+async function killWhenToolRuns(run: AgentRun, worker: ChildProcess): Promise<void> {
+  for (;;) {
+    const pending = (await run.handle.describe()).raw.pendingActivities ?? [];
+    if (pending.some((a) => a.activityType?.name === 'executeTool' && a.state === STARTED)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  worker.kill('SIGKILL');
+  await exited;
 }
 
 describe('a worker killed mid-run', () => {
@@ -48,16 +64,7 @@ describe('a worker killed mid-run', () => {
     const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
     const run = await client.start('crash-test', { prompt: 'take a nap' });
 
-    // Wait until the tool is running on the child worker, then kill it without warning.
-    for (;;) {
-      const pending = (await run.handle.describe()).raw.pendingActivities ?? [];
-      const running = pending.find((a) => a.activityType?.name === 'executeTool' && a.state === STARTED);
-      if (running) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    await killWhenToolRuns(run, child);
 
     const second = await startTestWorker([crashAgent], taskQueue, model.baseURL);
     try {
@@ -73,6 +80,30 @@ describe('a worker killed mid-run', () => {
       await maybeRecordHistory(run, 'worker-crash');
     } finally {
       await second.stop();
+    }
+  });
+
+  test('SIGKILL inside a side-effecting tool: with ctx.idempotencyKey the effect is applied exactly once', async () => {
+    const ledgerDir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    process.env.LEDGER_DIR = ledgerDir;
+    model.setScript([{ toolCalls: [{ name: 'transfer', arguments: { amount: 100 } }] }, 'Transfer confirmed.']);
+    const taskQueue = uniqueTaskQueue('idempotent');
+    child = await spawnWorker(taskQueue, model.baseURL, ledgerDir);
+    const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
+    const run = await client.start('crash-test', { prompt: 'send 100' });
+    await killWhenToolRuns(run, child);
+    expect(ledgerLines()).toHaveLength(1);
+
+    const second = await startTestWorker([crashAgent], taskQueue, model.baseURL);
+    try {
+      const result = await run.result();
+      expect(result.output).toBe('Transfer confirmed.');
+      // The retry ran the tool again, with the same key, and did not apply the effect twice.
+      expect(result.messages.find((m) => m.role === 'tool')).toMatchObject({ content: 'transfer of 100 was already applied' });
+      expect(ledgerLines()).toEqual([`${run.workflowId}:call_0_0 100`]);
+    } finally {
+      await second.stop();
+      rmSync(ledgerDir, { recursive: true, force: true });
     }
   });
 });

@@ -14,6 +14,8 @@ export interface CliCommand {
   name: string;
   usage: string;
   summary: string;
+  /** More than the summary, shown by `<command> --help`. */
+  details?: string;
   /** Options besides the common ones, as node:util parseArgs takes them. */
   options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
   run(ctx: CommandContext): Promise<number>;

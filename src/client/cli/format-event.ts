@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../common/events';
+import type { TokenUsage } from '../../common/messages';
 
 function clock(at: string): string {
   return at.slice(11, 19);
@@ -7,6 +8,17 @@ function clock(at: string): string {
 function args(input: unknown): string {
   const text = JSON.stringify(input) ?? '';
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A cost in the price table's currency: at most 6 decimals, no trailing zeros. */
+export function formatCost(cost: number): string {
+  const fixed = cost.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
+  return fixed === '0' && cost > 0 ? '<0.000001' : fixed;
+}
+
+function totals(usage: TokenUsage | undefined, cost: number | undefined): string {
+  const parts = [...(usage ? [`${usage.totalTokens} tokens`] : []), ...(cost !== undefined ? [`cost ${formatCost(cost)}`] : [])];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** One human-readable line per event; `commandFor` names the CLI command that answers a waiting call. */
@@ -20,7 +32,7 @@ export function formatEvent(event: AgentEvent, workflowId: string): string {
     case 'model_call_finished': {
       const what = event.toolCalls > 0 ? `${event.toolCalls} tool call(s)` : 'answer';
       const text = event.text ? ` "${event.text}"` : '';
-      return `${t} ◀ model ${event.model}: ${what}${text} (${event.usage.totalTokens} tokens)`;
+      return `${t} ◀ model ${event.model}: ${what}${text}${totals(event.usage, event.cost)}`;
     }
     case 'tool_call_started':
       return `${t}   ▶ tool ${event.tool} ${args(event.input)}`;
@@ -42,6 +54,6 @@ export function formatEvent(event: AgentEvent, workflowId: string): string {
     case 'external_submitted':
       return `${t}   ◀ external ${event.tool}${event.isError ? ' (error)' : ''}: ${event.preview}`;
     case 'run_finished':
-      return `${t} ■ ${event.status}: ${event.output}`;
+      return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
   }
 }

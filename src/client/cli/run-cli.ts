@@ -10,6 +10,7 @@ import { pendingCommand } from './commands/pending';
 import { resultCommand } from './commands/result';
 import { startCommand } from './commands/start';
 import { submitCommand } from './commands/submit';
+import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
 
 export const COMMANDS: CliCommand[] = [
@@ -22,6 +23,7 @@ export const COMMANDS: CliCommand[] = [
   denyCommand,
   submitCommand,
   groupsCommand,
+  toolsCommand,
 ];
 
 const COMMON_OPTIONS = {
@@ -64,7 +66,7 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
       strict: true,
     });
     if (values.help) {
-      output.out(`Usage: durable-agent ${command.usage}\n${command.summary}`);
+      output.out(`Usage: durable-agent ${command.usage}\n${command.summary}${command.details ? `\n\n${command.details}` : ''}`);
       return 0;
     }
     const json = values.json === true;

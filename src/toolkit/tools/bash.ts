@@ -50,8 +50,9 @@ export function bashTool(env: HarnessEnv) {
     name: 'bash',
     description:
       'Run a bash command line in the workspace and return `Exit code: N` followed by its output ' +
-      `(stdout and stderr together, cut to ${MAX_SHELL_OUTPUT_CHARS} characters). No network; only the ` +
-      `workspace is writable; HOME is the workspace. Default timeout ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s.`,
+      `(stdout and stderr together, cut to ${MAX_SHELL_OUTPUT_CHARS} characters). HOME is the workspace. ` +
+      'Where the sandbox is available the command has no network and can write only the workspace. ' +
+      `Default timeout ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s; background processes are killed when the command ends.`,
     input,
     patternField: 'command',
     source: 'builtin',

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { MAX_TOOL_OUTPUT_CHARS, pathPermission, type HarnessEnv } from './harness-env';
 import { confinePath, workspaceRoot } from './paths/confine-path';
-import { globToRegExp } from './files/glob-pattern';
-import { DEFAULT_SKIPPED_FOLDERS, walkFiles } from './files/walk-files';
+import { checkGlobPattern, globToRegExp } from './files/glob-pattern';
+import { skippedFolders, walkFiles } from './files/walk-files';
 
 const MAX_RESULTS = 1000;
 const MAX_VISITED = 200_000;
@@ -13,17 +13,6 @@ const input = z.object({
   pattern: z.string().min(1).describe("Glob relative to path, e.g. '**/*.ts', 'src/*.json', '*.{md,txt}'"),
   path: z.string().min(1).optional().describe('Folder to search, relative to the workspace. Default: the workspace'),
 });
-
-export function checkGlobPattern(pattern: string): void {
-  if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
-    throw new Error(`The pattern '${pattern}' must be relative and must not contain '..'; set path to search another folder of the workspace.`);
-  }
-}
-
-/** Folders are skipped unless the pattern names them. */
-export function skippedFolders(pattern: string): Set<string> {
-  return new Set([...DEFAULT_SKIPPED_FOLDERS].filter((name) => !pattern.includes(name)));
-}
 
 export function globFilesTool(env: HarnessEnv) {
   return defineTool({

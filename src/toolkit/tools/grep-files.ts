@@ -3,13 +3,12 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { MAX_TOOL_OUTPUT_CHARS, pathPermission, type HarnessEnv } from './harness-env';
-import { checkGlobPattern, skippedFolders } from './glob-files';
 import { confinePath, workspaceRoot } from './paths/confine-path';
 import { dangerousPathReason } from './paths/dangerous-paths';
 import { isInside } from './paths/real-path';
-import { globToRegExp } from './files/glob-pattern';
+import { checkGlobPattern, globToRegExp } from './files/glob-pattern';
 import { decodeUtf8, looksBinary } from './files/text-file';
-import { walkFiles } from './files/walk-files';
+import { skippedFolders, walkFiles } from './files/walk-files';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;

@@ -36,6 +36,7 @@ const safetyAsks: Record<string, string[]> = {
     'ls\nrm -rf /',
     'ls\r\nrm -rf /',
     'ls\u0007',
+    'echo "bell\u0007"',
     "echo 'unterminated",
   ],
   'obfuscation of harmless commands': ['"ls"', "l''s", 'l\\s src', "'git' status", 'ec""ho hi', '{ls,-la}', 'l? -la', 'x=ls; $x', '${x}'],
@@ -65,6 +66,10 @@ const safetyAsks: Record<string, string[]> = {
     'command rm -rf /',
     '/bin/rm -rf /',
     'find . | xargs rm -rf',
+    '/usr/bin/time rm -rf /',
+    'setsid rm -rf /',
+    'ionice -c3 dd if=/dev/zero of=/dev/sda',
+    'strace -f bash -c "rm -rf ~"',
   ],
   destructive: [
     'rm -rf /',

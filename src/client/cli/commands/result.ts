@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command';
 import { requirePositional } from '../command';
 import { printJson } from '../cli-output';
+import { formatCost } from '../format-event';
 
 export const resultCommand: CliCommand = {
   name: 'result',
@@ -14,7 +15,8 @@ export const resultCommand: CliCommand = {
     if (ctx.json) printJson(ctx.output, result);
     else {
       ctx.output.out(result.output);
-      ctx.output.out(`(${result.status}, ${result.iterations} iteration(s), ${result.usage.totalTokens} tokens)`);
+      const cost = result.cost !== undefined ? `, cost ${formatCost(result.cost)}` : '';
+      ctx.output.out(`(${result.status}, ${result.iterations} iteration(s), ${result.usage.totalTokens} tokens${cost})`);
     }
     return 0;
   },

@@ -4,22 +4,43 @@ import { requirePositional } from '../command';
 import { printJson } from '../cli-output';
 import { formatEvent } from '../format-event';
 
-/** Print every event until the run ends; exit code 0 when it completed or stopped at the limit. */
+const MAX_PARTIAL_CHARS = 300;
+
+/** The tail of the text so far, on one line. */
+function partialLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_PARTIAL_CHARS ? `…${flat.slice(flat.length - MAX_PARTIAL_CHARS + 1)}` : flat;
+}
+
+/**
+ * Print every event until the run ends; exit code 0 when it completed or stopped at the limit.
+ * While a streaming model call runs, its text so far is printed whenever it changed; with
+ * `--json` that is a `{"type":"partial_text",model,iteration,text}` line, told apart from events
+ * by its missing `seq`. `--events-only` leaves it out.
+ */
 export async function followRun(ctx: CommandContext, run: AgentRun): Promise<number> {
   let status = 'running';
-  for await (const event of run.events()) {
-    if (ctx.json) printJson(ctx.output, event);
-    else ctx.output.out(formatEvent(event, run.workflowId));
-    if (event.type === 'run_finished') status = event.status;
+  const partialText = ctx.values['events-only'] !== true;
+  for await (const update of run.updates({ partialText })) {
+    if (update.type === 'partial_text') {
+      if (ctx.json) printJson(ctx.output, update);
+      else ctx.output.out(`         … model is writing: ${partialLine(update.text)}`);
+      continue;
+    }
+    if (ctx.json) printJson(ctx.output, update);
+    else ctx.output.out(formatEvent(update, run.workflowId));
+    if (update.type === 'run_finished') status = update.status;
   }
   return status === 'completed' || status === 'max_iterations' ? 0 : 1;
 }
 
 export const watchCommand: CliCommand = {
   name: 'watch',
-  usage: 'watch ID [--json]',
-  summary: 'Follow a run live: model calls, tool calls, approvals, the final answer.',
-  options: {},
+  usage: 'watch ID [--events-only] [--json]',
+  summary:
+    'Follow a run live: model calls, the text of a streaming model call as it is written, tool calls, approvals, ' +
+    'the final answer. --json prints one event per line, plus {"type":"partial_text"} lines (no seq) unless --events-only.',
+  options: { 'events-only': { type: 'boolean' } },
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const client = await ctx.connect();

@@ -58,3 +58,10 @@ function translate(glob: string): string {
 function escapeChar(c: string): string {
   return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
 }
+
+/** Patterns are relative to the folder searched and never climb out of it. */
+export function checkGlobPattern(pattern: string): void {
+  if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
+    throw new Error(`The pattern '${pattern}' must be relative and must not contain '..'; set path to search another folder of the workspace.`);
+  }
+}

@@ -53,3 +53,8 @@ export async function* walkFiles(start: string, options: WalkOptions = {}): Asyn
     for (let i = subfolders.length - 1; i >= 0; i--) stack.push(subfolders[i]!);
   }
 }
+
+/** The default skipped folders, except those the pattern names. */
+export function skippedFolders(pattern: string): Set<string> {
+  return new Set([...DEFAULT_SKIPPED_FOLDERS].filter((name) => !pattern.includes(name)));
+}

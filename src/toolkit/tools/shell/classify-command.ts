@@ -15,16 +15,19 @@ import {
   SYSTEMCTL_POWER,
 } from './command-sets';
 import { hasGlob } from './expand-glob';
+import { classifyFind } from './classify-find';
 import { classifyGit } from './classify-git';
-import { hasFlag, readOperands, type OperandSpec } from './operands';
+import { classifySed } from './classify-sed';
+import { classifyInterpreter, classifyShell } from './classify-shell';
+import { readOperands, type OperandSpec } from './operands';
 import { dangerAmong, judgeReads, judgeRemoval, judgeWrites, plain, type CommandContext } from './path-verdicts';
 import { READ_ONLY_COMMANDS } from './read-only-commands';
-import { isPlainSedScript } from './sed-script';
 import type { ShellWord } from './shell-lexer';
 import { criticalTarget, hasBraceExpansion, inspectPath } from './shell-paths';
-import { allow, askSafety, PASS, strictest, type Verdict } from './shell-verdict';
+import { allow, askSafety, PASS, type Verdict } from './shell-verdict';
 
 const CHANGES_FILES = new Set(['rm', 'rmdir', 'unlink', 'shred', 'mv', 'cp', 'ln', 'chmod', 'chown', 'chgrp', 'touch', 'tee', 'dd', 'truncate', 'sed', 'mkdir']);
+const WRAPPED = new Set([...CHANGES_FILES, ...REMOVE_COMMANDS, ...PERMISSION_COMMANDS, ...DISK_COMMANDS, ...POWER_COMMANDS, ...SHELLS, ...PRIVILEGE_COMMANDS, 'kill', 'systemctl', 'xargs', 'find']);
 const KEYWORDS = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'time', 'done', 'fi', 'esac', 'coproc']);
 const HEADERS = new Set(['for', 'select', 'case', 'in']);
 
@@ -40,66 +43,6 @@ function unwrap(args: ShellWord[], valued: ReadonlySet<string>, positional = 0):
     i++;
   }
   return args.slice(i + positional);
-}
-
-function classifyShell(name: string, args: ShellWord[], ctx: CommandContext): Verdict {
-  const commandFlag = args.findIndex((word) => /^-[A-Za-z]*c[A-Za-z]*$/.test(word.text));
-  if (commandFlag !== -1) {
-    const script = args[commandFlag + 1];
-    if (!script) return PASS;
-    if (script.expansion) return askSafety(`'${name} -c' runs a command built from a variable`);
-    return ctx.nested(script.text);
-  }
-  const { operands } = readOperands(args);
-  const readsStdin = operands.length === 0 || operands[0]!.text === '-' || hasFlag(args.map((a) => a.text), 's');
-  if (ctx.piped && readsStdin) return askSafety(`piping into '${name}' runs whatever the previous command prints (e.g. a downloaded script)`);
-  return dangerAmong(operands, ctx.scope, `'${name}' runs a sensitive file`) ?? PASS;
-}
-
-function classifyFind(args: ShellWord[], ctx: CommandContext): Verdict {
-  let split = args.findIndex((word) => word.text.startsWith('-') || word.text === '(' || word.text === '!');
-  if (split === -1) split = args.length;
-  const roots = split === 0 ? [plain('.')] : args.slice(0, split);
-  const expression = args.slice(split).map((word) => word.text);
-  const verdicts: Verdict[] = [];
-  const danger = dangerAmong(roots, ctx.scope, "'find' searches a sensitive location");
-  if (danger) verdicts.push(danger);
-  const execAt = expression.findIndex((word) => ['-exec', '-execdir', '-ok', '-okdir'].includes(word));
-  if (expression.includes('-delete') || execAt !== -1) {
-    for (const root of roots) {
-      const critical = criticalTarget(root, ctx.scope, false);
-      if (critical) verdicts.push(askSafety(`'find' would delete or run commands on ${critical}`));
-      else if (inspectPath(root, ctx.scope).outside) verdicts.push(askSafety(`'find' would delete or run commands on '${root.text}', which is outside the workspace`));
-    }
-    if (execAt !== -1) {
-      const inner = args.slice(split + execAt + 1);
-      const end = inner.findIndex((word) => word.text === ';' || word.text === '+');
-      const command = (end === -1 ? inner : inner.slice(0, end)).map((word) => quoteForShell(word.text)).join(' ');
-      verdicts.push(ctx.nested(command));
-    }
-    return strictest([...verdicts, PASS]);
-  }
-  if (expression.some((word) => /^-f(print0?|printf|ls)$/.test(word))) return strictest([...verdicts, PASS]);
-  return strictest([...verdicts, judgeReads('find', roots, ctx)]);
-}
-
-function quoteForShell(text: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function classifySed(args: ShellWord[], ctx: CommandContext): Verdict {
-  const parsed = readOperands(args, { valued: { '-e': 'other', '-f': 'path', '-l': 'other', '--expression': 'other', '--file': 'path' } });
-  const inPlace = hasFlag(parsed.options.filter((o) => !o.startsWith('--')), 'i') || parsed.options.some((o) => o.startsWith('--in-place'));
-  const scriptByOption = parsed.options.some((o) => ['-e', '-f', '--expression', '--file'].includes(o) || o.startsWith('--expression=') || o.startsWith('--file='));
-  const scripts: string[] = [];
-  for (let i = 0; i < args.length; i++) if (['-e', '--expression'].includes(args[i]!.text) && args[i + 1]) scripts.push(args[i + 1]!.text);
-  const files = scriptByOption ? parsed.operands : parsed.operands.slice(1);
-  if (!scriptByOption && parsed.operands[0]) scripts.push(parsed.operands[0].text);
-  const plainScript = scripts.length > 0 && scripts.every(isPlainSedScript) && !parsed.options.some((o) => o === '-f' || o.startsWith('--file'));
-  const danger = dangerAmong([...files, ...parsed.optionPaths], ctx.scope, inPlace ? "'sed -i' changes a sensitive file" : "'sed' reads a sensitive file");
-  if (danger) return danger;
-  if (!plainScript) return PASS;
-  return inPlace ? judgeWrites('sed -i', files, ctx) : judgeReads('sed', files, ctx);
 }
 
 function classifyReadOnly(name: string, args: ShellWord[], ctx: CommandContext): Verdict | undefined {
@@ -190,6 +133,8 @@ function classifySimple(words: ShellWord[], ctx: CommandContext): Verdict {
       return args.length === 0 ? PASS : classifyCommand(unwrap(args, new Set()), ctx);
     case 'timeout':
       return classifyCommand(unwrap(args, new Set(['-s', '--signal', '-k', '--kill-after']), 1), ctx);
+    case 'time':
+      return classifyCommand(unwrap(args, new Set(['-f', '--format', '-o', '--output'])), ctx);
     case 'stdbuf':
       return classifyCommand(unwrap(args, new Set(['-i', '-o', '-e'])), ctx);
     case 'watch':
@@ -226,14 +171,7 @@ function classifySimple(words: ShellWord[], ctx: CommandContext): Verdict {
   }
 
   if (SHELLS.has(name)) return classifyShell(name, args, ctx);
-  if (INTERPRETERS.has(name) || /^python\d/.test(name)) {
-    const { operands } = readOperands(args);
-    const inline = texts.some((t) => ['-c', '-e', '-E', '--eval', '-p', '--print', '-r'].includes(t));
-    if (ctx.piped && !inline && (operands.length === 0 || operands[0]!.text === '-')) {
-      return askSafety(`piping into '${name}' runs whatever the previous command prints (e.g. a downloaded script)`);
-    }
-    return dangerAmong(operands, ctx.scope, `'${name}' uses a sensitive file`) ?? PASS;
-  }
+  if (INTERPRETERS.has(name) || /^python\d/.test(name)) return classifyInterpreter(name, args, ctx);
   if (name.startsWith('mkfs') || DISK_COMMANDS.has(name)) return askSafety(`'${name}' formats or repartitions a disk`);
   if (POWER_COMMANDS.has(name)) return askSafety(`'${name}' would shut down or restart the machine`);
 
@@ -286,5 +224,21 @@ function classifySimple(words: ShellWord[], ctx: CommandContext): Verdict {
   if (readOnly) return readOnly;
 
   const parsed = readOperands(args);
-  return dangerAmong([...parsed.operands, ...parsed.optionPaths], ctx.scope, `'${name}' uses a sensitive file`) ?? PASS;
+  const danger = dangerAmong([...parsed.operands, ...parsed.optionPaths], ctx.scope, `'${name}' uses a sensitive file`);
+  return danger ?? embeddedCommand(args, ctx) ?? PASS;
+}
+
+/**
+ * Unknown programs are often wrappers (`setsid rm ...`, `ionice -c3 dd ...`): when one of
+ * the arguments names a command this check knows, the rest is judged as that command and
+ * an ASK is kept.
+ */
+function embeddedCommand(args: ShellWord[], ctx: CommandContext): Verdict | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const name = path.posix.basename(args[i]!.text);
+    if (!WRAPPED.has(name) && !name.startsWith('mkfs')) continue;
+    const verdict = classifyCommand(args.slice(i), ctx);
+    if (verdict.level === 'ask') return verdict;
+  }
+  return undefined;
 }

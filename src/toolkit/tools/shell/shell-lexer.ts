@@ -46,6 +46,7 @@ interface Heredoc {
 
 export function lexShell(source: string): LexedCommand {
   const issues = new Set<string>();
+  if (CONTROL.test(source)) issues.add('control characters');
   const segments: ShellSegment[] = [];
   let segment: ShellSegment = { words: [], redirects: [], joiners: [] };
   let word: ShellWord | undefined;
@@ -201,7 +202,6 @@ export function lexShell(source: string): LexedCommand {
       const rest = source.slice(i);
       if (rest.trim() !== '') issues.add('a newline that chains another command');
     } else if (CONTROL.test(c)) {
-      issues.add('control characters');
       i++;
     } else if (c === '#' && !word) {
       const end = source.indexOf('\n', i);

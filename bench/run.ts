@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { z } from 'zod';
+import { createActivities } from '../src/activities/create-activities';
+import { createChatModel } from '../src/model/create-chat-model';
+import { startScriptedModelServer } from '../src/testing/scripted-model-server';
+import { AgentRegistry } from '../src/toolkit/agent-registry';
+import { defineAgent } from '../src/toolkit/define-agent';
+import { defineTool } from '../src/toolkit/define-tool';
+import { ensureSearchAttributes } from '../src/worker/ensure-search-attributes';
+import { median, mib, percentile } from './stats';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { findTemporalCli } = require('../scripts/temporal-cli.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startDevServer, findFreePort } = require('../scripts/dev-server.cjs');
+
+const ROOT = join(__dirname, '..');
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
+const TASK_QUEUE = 'bench';
+
+const noopTool = defineTool({ name: 'noop', description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
+const benchAgent = defineAgent({ name: 'bench', instructions: 'Call noop once, then answer.', tools: [noopTool] });
+
+/**
+ * `npm run bench`: in one run against one local dev server, (a) the floor — a bare workflow with
+ * two no-op activities in sequence — and (b) one agent iteration — the scripted model asks for a
+ * no-op tool, the tool runs, the model answers — alternating, so both see the same machine state.
+ */
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const stateDir = mkdtempSync(join(tmpdir(), 'durable-agent-bench-'));
+  const cliPath = findTemporalCli({ root: ROOT, install: true, log: () => undefined });
+  if (!cliPath) throw new Error('No Temporal CLI: run `node scripts/temporal-cli.cjs` first.');
+  const server = await startDevServer({
+    cliPath,
+    port: await findFreePort(),
+    uiPort: await findFreePort(),
+    headless: true,
+    dbFile: join(stateDir, 'bench.sqlite'),
+    log: () => undefined,
+  });
+  const model = await startScriptedModelServer({
+    script: (_req, info) => (info.turnIndex === 0 ? { toolCalls: [{ name: 'noop', arguments: {} }] } : 'done'),
+  });
+  try {
+    const native = await NativeConnection.connect({ address: server.address });
+    await ensureSearchAttributes(native, 'default', () => undefined);
+    const registry = new AgentRegistry([benchAgent], { defaultModel: 'scripted-model' });
+    const activities = {
+      ...createActivities({ registry, model: createChatModel({ baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'scripted-model' }) }),
+      noop: async () => undefined,
+    };
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: new DefaultLogger('ERROR') });
+    const worker = await Worker.create({ connection: native, taskQueue: TASK_QUEUE, activities, workflowBundle: { code } });
+    const running = worker.run();
+
+    const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+    let n = 0;
+    const floor = async () => {
+      const t = performance.now();
+      await client.workflow.execute('floorWorkflow', { taskQueue: TASK_QUEUE, workflowId: `floor-${n++}`, args: [] });
+      return performance.now() - t;
+    };
+    const agent = async () => {
+      const t = performance.now();
+      const result = await client.workflow.execute('agentWorkflow', {
+        taskQueue: TASK_QUEUE,
+        workflowId: `agent-${n++}`,
+        args: [{ agent: 'bench', prompt: 'go', runtime: {} }],
+      });
+      if ((result as { output: string }).output !== 'done') throw new Error('unexpected agent result');
+      return performance.now() - t;
+    };
+
+    for (let i = 0; i < WARMUP; i++) await Promise.all([floor(), agent()].map((p) => p));
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      a.push(await floor());
+      b.push(await agent());
+    }
+    const rss = process.memoryUsage().rss;
+    const ma = median(a);
+    const mb = median(b);
+    console.log(`rounds: ${ROUNDS} each (after ${WARMUP} warm-up), alternating, one dev server, one worker`);
+    console.log(`(a) floor, 2 no-op activities:   median ${ma.toFixed(1)} ms  (p90 ${percentile(a, 90).toFixed(1)} ms)`);
+    console.log(`(b) one agent iteration:         median ${mb.toFixed(1)} ms  (p90 ${percentile(b, 90).toFixed(1)} ms)`);
+    console.log(`ratio b/a: ${(mb / ma).toFixed(2)}  (target ≤ 1.5)`);
+    console.log(`worker process RSS: ${mib(rss)}`);
+    worker.shutdown();
+    await running;
+    await native.close();
+  } finally {
+    await model.close();
+    await server.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import type { ModelHeartbeat } from '../activities/call-model';
+
+/** The text a streaming model call has written so far, as its last heartbeat reported it. */
+export interface PartialText {
+  model: string;
+  iteration: number;
+  text: string;
+}
+
+/** What `AgentRun.updates()` yields besides events; it has no `seq` because it is not an event. */
+export interface PartialTextUpdate extends PartialText {
+  type: 'partial_text';
+}
+
+const MODEL_ACTIVITY = 'callModel';
+
+function isModelHeartbeat(value: unknown): value is ModelHeartbeat {
+  const candidate = value as Partial<ModelHeartbeat> | null | undefined;
+  return typeof candidate?.text === 'string' && typeof candidate.model === 'string' && typeof candidate.iteration === 'number';
+}
+
+/**
+ * Reads the partial text of the model call in flight from the pending activity's heartbeat
+ * details (describe), so following a stream adds nothing to the run's history. Undefined when
+ * no model call is running or it has not reported text (non-streaming calls never do).
+ */
+export async function readPartialText(handle: WorkflowHandle): Promise<PartialText | undefined> {
+  const description = await handle.describe();
+  const pending = (description.raw.pendingActivities ?? []).find((a) => a.activityType?.name === MODEL_ACTIVITY);
+  let payloads: Payload[] = pending?.heartbeatDetails?.payloads ?? [];
+  if (payloads.length === 0) return undefined;
+  const { payloadConverter, payloadCodecs } = handle.client.options.loadedDataConverter;
+  for (const codec of [...payloadCodecs].reverse()) payloads = await codec.decode(payloads);
+  const details: unknown = payloadConverter.fromPayload(payloads[0]);
+  if (!isModelHeartbeat(details)) return undefined;
+  // A retry starts with the details of the attempt before it until its own first heartbeat.
+  if (pending?.attempt && details.attempt !== pending.attempt) return undefined;
+  return { model: details.model, iteration: details.iteration, text: details.text };
+}
