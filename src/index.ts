@@ -8,7 +8,8 @@ export { createWorker, type AgentWorker, type CreateWorkerOptions } from './work
 export { readWorkerConfig, type WorkerConfig } from './worker/config';
 export type { Middleware, ToolCallInfo } from './activities/middleware';
 export { AgentClient, type RunSummary, type StartOptions } from './client/agent-client';
-export { AgentRun, type WatchOptions } from './client/agent-run';
+export { AgentRun, type RunUpdate, type WatchOptions } from './client/agent-run';
+export type { PartialText, PartialTextUpdate } from './client/partial-text';
 export { RunRequestRejectedError } from './client/request-rejected';
 export { runCli } from './client/cli/run-cli';
 export { createChatModel } from './model/create-chat-model';
@@ -21,6 +22,7 @@ export * from './common/definitions';
 export { AGENT_NAME, AGENT_STATUS, AGENT_TOTAL_TOKENS } from './common/search-attributes';
 export { FailureTypes } from './common/failures';
 export type { AgentDescriptor, ModelSettings } from './common/agent';
+export { callCost, type ModelPrice, type PriceTable } from './common/pricing';
 export type { AgentEvent, AgentEventType } from './common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from './common/messages';
 export type { PermissionDecision, PermissionMode, PermissionSettings } from './common/permissions';

@@ -69,9 +69,9 @@ export const mcpServersSchema = z.record(mcpServerSchema);
 
 export const toolsFileSchema = z
   .object({
-    /** Permission rules (e.g. `read_file`, `bash(git:*)`) allowed without asking. */
+    /** Tool-name filter (`*` globs): the tools agents may be offered; empty means all. */
     allow: z.array(z.string()).optional(),
-    /** Permission rules always denied. */
+    /** Tool-name filter (`*` globs): tools never offered; deny beats allow. */
     deny: z.array(z.string()).optional(),
     mcpServers: mcpServersSchema.optional(),
   })

@@ -5,28 +5,43 @@ function isCurrentCall(state: RunState, callId: string): boolean {
   return state.currentCalls.some((call) => call.id === callId);
 }
 
+/** How many answers for calls the run has not seen yet it keeps (signals may race the model's reply). */
+export const MAX_EARLY_ANSWERS = 50;
+
 /**
- * Why a decision for `callId` cannot be taken, or undefined when it can. A decision for a call
- * of the reply being handled is kept even before that call starts waiting.
+ * Why a decision for `callId` cannot be taken, or undefined when it can. With `acceptUnseen`
+ * (signals, which cannot answer back) a decision for a call the run has not seen yet is kept
+ * until that call asks; updates reject it so the caller learns at once.
  */
-export function approvalProblem(state: RunState, callId: string): string | undefined {
+export function approvalProblem(state: RunState, callId: string, acceptUnseen = false): string | undefined {
   if (typeof callId !== 'string' || callId === '') return 'callId is required';
-  if (state.settled.includes(callId) || state.approvals.some((a) => a.callId === callId)) {
-    return `tool call '${callId}' was already decided`;
-  }
-  if (state.pending.some((p) => p.callId === callId && p.kind === 'approval')) return undefined;
-  if (isCurrentCall(state, callId)) return undefined;
-  return `no tool call '${callId}' is waiting for approval`;
+  const known = isCurrentCall(state, callId) || state.pending.some((p) => p.callId === callId && p.kind === 'approval');
+  const unknown = `no tool call '${callId}' is waiting for approval`;
+  if (state.settled.includes(callId)) return `tool call '${callId}' was already decided`;
+  if (state.approvals.some((a) => a.callId === callId)) return known || acceptUnseen ? `tool call '${callId}' was already decided` : unknown;
+  return known || acceptUnseen ? undefined : unknown;
 }
 
-export function submissionProblem(state: RunState, callId: string): string | undefined {
+export function submissionProblem(state: RunState, callId: string, acceptUnseen = false): string | undefined {
   if (typeof callId !== 'string' || callId === '') return 'callId is required';
-  if (state.settled.includes(callId) || state.submissions.some((s) => s.callId === callId)) {
-    return `a result for tool call '${callId}' was already submitted`;
+  const known = isCurrentCall(state, callId) || state.pending.some((p) => p.callId === callId && p.kind === 'external');
+  const unknown = `no tool call '${callId}' is waiting for an external result`;
+  const already = `a result for tool call '${callId}' was already submitted`;
+  if (state.settled.includes(callId)) return already;
+  if (state.submissions.some((s) => s.callId === callId)) return known || acceptUnseen ? already : unknown;
+  return known || acceptUnseen ? undefined : unknown;
+}
+
+export function isUnseen(state: RunState, callId: string): boolean {
+  return !isCurrentCall(state, callId) && !state.pending.some((p) => p.callId === callId);
+}
+
+/** Keep the list of early answers bounded: the oldest answers for unseen calls go first. */
+export function trimEarly<T extends { callId: string }>(state: RunState, answers: T[]): void {
+  const early = answers.filter((a) => isUnseen(state, a.callId));
+  for (const stale of early.slice(0, Math.max(0, early.length - MAX_EARLY_ANSWERS))) {
+    answers.splice(answers.indexOf(stale), 1);
   }
-  if (state.pending.some((p) => p.callId === callId && p.kind === 'external')) return undefined;
-  if (isCurrentCall(state, callId)) return undefined;
-  return `no tool call '${callId}' is waiting for an external result`;
 }
 
 export function takeApproval(state: RunState, callId: string): ApprovalDecision | undefined {

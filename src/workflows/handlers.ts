@@ -15,7 +15,7 @@ import {
 import type { ApprovalDecision, SubmittedResult } from '../common/run';
 import { activities } from './activities-proxy';
 import { nowIso } from './clock';
-import { approvalProblem, pendingOfKind, submissionProblem } from './decisions';
+import { approvalProblem, isUnseen, pendingOfKind, submissionProblem, trimEarly } from './decisions';
 import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
 import { snapshotState, type RunState } from './run-state';
@@ -24,9 +24,15 @@ function toolOfCall(state: RunState, callId: string): string | undefined {
   return state.pending.find((p) => p.callId === callId)?.tool ?? state.currentCalls.find((c) => c.id === callId)?.name;
 }
 
-/** Edited input is checked against the tool's schema by the worker before it counts. */
-async function recordDecision(state: RunState, request: DecideRequest): Promise<ApprovalDecision> {
+/**
+ * Edited input is checked against the tool's schema by the worker before it counts. From a signal
+ * (`early`), a decision for a call the run has not seen yet is kept until the call asks.
+ */
+async function recordDecision(state: RunState, request: DecideRequest, early = false): Promise<ApprovalDecision> {
   let input = request.input;
+  if (early && input !== undefined && isUnseen(state, request.callId)) {
+    throw ApplicationFailure.nonRetryable('edited input needs the call to be known first', 'Agent.UnknownCall');
+  }
   if (request.approved && input !== undefined) {
     const tool = toolOfCall(state, request.callId) ?? '';
     const checked = await activities.validateEditedInput.executeWithOptions(
@@ -38,8 +44,9 @@ async function recordDecision(state: RunState, request: DecideRequest): Promise<
     }
     input = checked.input;
   }
-  const problem = approvalProblem(state, request.callId);
+  const problem = approvalProblem(state, request.callId, early);
   if (problem) throw ApplicationFailure.nonRetryable(problem, 'Agent.UnknownCall');
+  if (early && isUnseen(state, request.callId)) log.info('Keeping a decision for a call not seen yet', { callId: request.callId });
   const decision: ApprovalDecision = {
     callId: request.callId,
     approved: request.approved,
@@ -49,20 +56,21 @@ async function recordDecision(state: RunState, request: DecideRequest): Promise<
     ...(request.remember ? { remember: request.remember } : {}),
   };
   state.approvals.push(decision);
+  trimEarly(state, state.approvals);
   return decision;
 }
 
 /** Signals cannot answer back, so a decision they cannot take is logged and ignored. */
 async function decideFromSignal(state: RunState, request: DecideRequest): Promise<void> {
   try {
-    await recordDecision(state, request);
+    await recordDecision(state, request, true);
   } catch (error) {
     log.warn('Ignored approval signal', { callId: request?.callId, reason: (error as Error).message });
   }
 }
 
-function recordSubmission(state: RunState, request: SubmitToolResultRequest): SubmittedResult {
-  const problem = submissionProblem(state, request.callId);
+function recordSubmission(state: RunState, request: SubmitToolResultRequest, early = false): SubmittedResult {
+  const problem = submissionProblem(state, request.callId, early);
   if (problem) throw ApplicationFailure.nonRetryable(problem, 'Agent.UnknownCall');
   if (typeof request.output !== 'string') throw ApplicationFailure.nonRetryable('output must be a string', 'Agent.InvalidSubmission');
   const submission: SubmittedResult = {
@@ -72,6 +80,7 @@ function recordSubmission(state: RunState, request: SubmitToolResultRequest): Su
     ...(request.isError ? { isError: true } : {}),
   };
   state.submissions.push(submission);
+  trimEarly(state, state.submissions);
   return submission;
 }
 
@@ -98,7 +107,7 @@ export function installHandlers(state: RunState): void {
 
   setHandler(submitToolResultSignal, (req) => {
     try {
-      recordSubmission(state, req);
+      recordSubmission(state, req, true);
     } catch (error) {
       log.warn('Ignored submitToolResult signal', { callId: req?.callId, reason: (error as Error).message });
     }

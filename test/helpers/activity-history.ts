@@ -4,6 +4,8 @@ import type { temporal } from '@temporalio/proto';
 type History = temporal.api.history.v1.IHistory;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
 export interface ActivityEvent {
   kind: 'scheduled' | 'started' | 'completed' | 'failed' | 'timed_out';
   scheduledEventId: number;
@@ -53,7 +55,7 @@ function toActivityEvent(event: HistoryEvent): ActivityEvent | undefined {
   return undefined;
 }
 
-/** The events of every activity of one type (e.g. 'executeTool'), in history order. */
+/** The events of every (non-local) activity of one type (e.g. 'executeTool'), in history order. */
 export function activityEvents(history: History, activityType: string): ActivityEvent[] {
   const events = history.events ?? [];
   const types = scheduledTypes(events);
@@ -63,9 +65,25 @@ export function activityEvents(history: History, activityType: string): Activity
   });
 }
 
-/** The results of the completed activities of one type, in history order. */
+/** A local activity's result, recorded as a marker, when it is of this type. */
+function localActivityResult(event: HistoryEvent, activityType: string): { result: unknown } | undefined {
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) return undefined;
+  const data = marker.details?.data?.payloads?.[0];
+  const result = marker.details?.result?.payloads?.[0];
+  if (!data || !result) return undefined;
+  const info = defaultPayloadConverter.fromPayload<{ activity_type?: string }>(data);
+  return info.activity_type === activityType ? { result: defaultPayloadConverter.fromPayload(result) } : undefined;
+}
+
+/** The results of the completed activities of one type, local ones included, in history order. */
 export function activityResults<T>(history: History, activityType: string): T[] {
-  return activityEvents(history, activityType)
-    .filter((event) => event.kind === 'completed')
-    .map((event) => event.result as T);
+  const events = history.events ?? [];
+  const types = scheduledTypes(events);
+  return events.flatMap((event) => {
+    const local = localActivityResult(event, activityType);
+    if (local) return [local.result as T];
+    const parsed = toActivityEvent(event);
+    return parsed?.kind === 'completed' && types.get(parsed.scheduledEventId) === activityType ? [parsed.result as T] : [];
+  });
 }

@@ -36,20 +36,21 @@ export async function startDedicatedDevServer(cliPath: string): Promise<Dedicate
   const dbFile = join(dir, 'temporal.sqlite');
   const launch = () => startDevServer({ cliPath, port, uiPort, dbFile, headless: true });
   let server: DevServer | undefined = await launch();
+  const stop = async () => {
+    const running = server;
+    server = undefined;
+    await running?.stop();
+  };
   return {
     address: server.address,
     pid: () => server?.pid,
-    async stop() {
-      const running = server;
-      server = undefined;
-      await running?.stop();
-    },
+    stop,
     async start() {
       if (server) throw new Error(`the dedicated dev server already runs (pid ${server.pid})`);
       server = await launch();
     },
     async dispose() {
-      await this.stop();
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -157,17 +157,27 @@ describe('permissions and human-in-the-loop', () => {
   });
 
   test('a decision that arrives before the workflow starts waiting is kept', async () => {
-    script([{ name: 'slow_check', arguments: { n: 7 } }]);
-    const run = await env.client.start('shop', { prompt: 'check 7' });
-    // While the (slow) permission check runs, the call is known but not yet waiting.
-    const callId = await waitFor(async () => {
-      const state = await run.state();
-      return state.pending.length === 0 ? state.lastToolCalls[0]?.id : undefined;
-    }, 'the model reply');
-    await run.handle.signal(approveSignal, { callId });
+    let modelCalled: () => void = () => undefined;
+    const called = new Promise<void>((resolve) => (modelCalled = resolve));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    env.model.setScript(async (_req, info) => {
+      if (info.turnIndex > 0) return answerFromResults(_req, info);
+      modelCalled();
+      await gate;
+      return { toolCalls: [{ id: 'call_early', name: 'refund', arguments: { order_id: 'G1', amount: 9 } }] };
+    });
+    const run = await env.client.start('shop', { prompt: 'early decision' });
+    await called;
+    // The model has not answered yet: the run has never seen this call when the approval arrives.
+    await run.handle.signal(approveSignal, { callId: 'call_early' });
+    // The update path stays strict: it tells the caller at once that no such call waits.
+    await expect(run.approve('call_early')).rejects.toThrow(/no tool call 'call_early' is waiting for approval/);
+    release();
     const result = await run.result();
-    expect(tools(result.messages)[0].content).toBe('checked 7');
+    expect(result.output).toBe('Results: refunded 9 on G1');
     const events = await run.eventsAfter(0);
+    expect(events.filter((e) => e.type === 'permission_requested')).toHaveLength(1);
     expect(events.find((e) => e.type === 'permission_decided')).toMatchObject({ behavior: 'allow', by: 'user' });
   });
 

@@ -72,7 +72,8 @@ describe('MCP servers that misbehave, in agent runs', () => {
       meta: expect.objectContaining({ stderr: expect.stringContaining('cannot open database /nonexistent/db.sqlite') }),
     });
     expect(env.worker.mcpServers().find((s) => s.server === 'broken')).toMatchObject({
-      state: 'failed',
+      // It keeps trying in the background, so it may be between two attempts.
+      state: expect.stringMatching(/^(failed|connecting)$/),
       toolCount: 0,
       error: 'failed to start: the server process exited during initialization',
       stderr: expect.stringContaining('permission denied'),

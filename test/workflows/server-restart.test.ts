@@ -5,6 +5,7 @@ import type { ScriptedModelServer } from '../../src/testing/scripted-model-types
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { refundsIssued, refundTool } from '../fixtures/approval-tools';
 import { startDedicatedDevServer, startWorkerAt, temporalCliPath, type DedicatedDevServer } from '../helpers/dedicated-dev-server';
+import { maybeRecordHistory } from '../helpers/record-history';
 import { uniqueTaskQueue } from '../helpers/temporal-env';
 import { waitFor, waitForPending } from '../helpers/wait-for';
 
@@ -83,5 +84,6 @@ describe('nothing is held while a run waits for approval', () => {
     expect(toolRuns).toHaveLength(1);
     // The model was not asked again on replay: one call before the wait, one after the tool.
     expect(model.requests).toHaveLength(2);
+    await maybeRecordHistory(run, 'approval-after-server-restart');
   }, 180_000);
 });
