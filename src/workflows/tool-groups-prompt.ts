@@ -1,6 +1,6 @@
 import type { AgentDescriptor } from '../common/agent';
 import type { Message, SystemMessage } from '../common/messages';
-import { META_TOOL_NAME } from '../toolkit/meta-tool';
+import { META_TOOL_NAME } from '../common/meta-tool';
 import { metaToolEnabled } from './tool-visibility';
 
 /**

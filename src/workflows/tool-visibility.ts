@@ -1,7 +1,7 @@
 import type { AgentDescriptor } from '../common/agent';
 import type { ToolCall } from '../common/messages';
 import type { ToolSpec } from '../common/tools';
-import { META_TOOL_NAME, metaToolSpec } from '../toolkit/meta-tool';
+import { META_TOOL_NAME, metaToolSpec } from '../common/meta-tool';
 
 export function groupsOf(descriptor: AgentDescriptor, toolName: string): string[] {
   return descriptor.groups.filter((g) => g.tools.includes(toolName)).map((g) => g.name);

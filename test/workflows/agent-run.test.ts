@@ -1,11 +1,11 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { defineAgent } from '../../src/toolkit/define-agent';
-import type { ToolMessage } from '../../src/common/messages';
-import { ecommerceAgent, DEMO_PROMPT } from '../../src/demo/ecommerce-agent';
+import { DEMO_PROMPT, ecommerceAgent } from '../../src/demo/ecommerce-agent';
 import { addTool, boomTool, echoTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
+import { toolMessages } from '../helpers/tool-messages';
 
 const mathAgent = defineAgent({
   name: 'math',
@@ -13,10 +13,6 @@ const mathAgent = defineAgent({
   tools: [addTool, echoTool, boomTool],
   maxIters: 4,
 });
-
-function toolMessages(messages: { role: string }[]): ToolMessage[] {
-  return messages.filter((m): m is ToolMessage => m.role === 'tool');
-}
 
 describe('agentWorkflow on a real Temporal server', () => {
   let env: AgentTestEnv;

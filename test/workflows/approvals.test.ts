@@ -1,11 +1,11 @@
 import type { AgentEvent } from '../../src/common/events';
-import type { ToolMessage } from '../../src/common/messages';
-import type { AgentRun } from '../../src/client/agent-run';
 import { approveSignal, denySignal } from '../../src/common/definitions';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { lookupTool, payTool, refundsIssued, refundTool, shipTool, slowCheckTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
+import { toolMessages as tools } from '../helpers/tool-messages';
+import { waitForPending } from '../helpers/wait-for';
 
 const shop = defineAgent({
   name: 'shop',
@@ -13,27 +13,6 @@ const shop = defineAgent({
   tools: [refundTool, lookupTool, slowCheckTool, shipTool, payTool],
   permissions: { ask: ['refund'] },
 });
-
-function tools(messages: { role: string }[]): ToolMessage[] {
-  return messages.filter((m): m is ToolMessage => m.role === 'tool');
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-async function waitForPending(run: AgentRun, count: number) {
-  return waitFor(async () => {
-    const state = await run.state();
-    return state.pending.length >= count ? state : undefined;
-  }, `${count} pending call(s)`);
-}
 
 const answerFromResults = (_req: unknown, info: { toolResults: { content: string }[] }) =>
   `Results: ${info.toolResults.map((r) => r.content).join(' | ')}`;

@@ -1,8 +1,10 @@
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import type { AgentClient } from '../../src/client/agent-client';
+import type { AgentRun } from '../../src/client/agent-run';
 import { approveSignal, setGroupsSignal, submitToolResultSignal } from '../../src/common/definitions';
 import type { ToolMessage } from '../../src/common/messages';
+import type { AgentRunResult } from '../../src/common/run';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
 import { refundsIssued, refundTool, shipTool } from '../fixtures/approval-tools';
@@ -26,6 +28,18 @@ function activateGroupOf(workflowId: string, n: number): Promise<void> {
   return signalClient!.client.workflow.getHandle(workflowId).signal(setGroupsSignal, { activate: [group(n)] });
 }
 
+/** Call ids of the scripted model are `call_<turn>_<position>`, so answers can be sent before the calls exist. */
+const REFUND_CALL = `call_${TICKS}_0`;
+const PARCEL_CALL = `call_${TICKS + 2}_0`;
+
+/** With runtime `{ early: true }` the last ticks also answer calls the model has not made yet. */
+function sendEarlyAnswers(workflowId: string, n: number): void {
+  const handle = signalClient!.client.workflow.getHandle(workflowId);
+  const later = (ms: number, send: () => Promise<void>) => signalsSent.push(new Promise((r) => setTimeout(r, ms)).then(send));
+  if (n === TICKS - 3) later(8, () => handle.signal(submitToolResultSignal, { callId: PARCEL_CALL, output: 'tracking CAN42' }));
+  if (n === TICKS - 1) later(2, () => handle.signal(approveSignal, { callId: REFUND_CALL, remember: 'session' }));
+}
+
 const tickTool = defineTool({
   name: 'tick',
   description: 'One step of work.',
@@ -35,6 +49,7 @@ const tickTool = defineTool({
     const delay = SIGNAL_DELAYS[n];
     if (delay < 0) await activateGroupOf(ctx.workflowId, n);
     else signalsSent.push(new Promise((resolve) => setTimeout(resolve, delay)).then(() => activateGroupOf(ctx.workflowId, n)));
+    if (ctx.runtime.early === true) sendEarlyAnswers(ctx.workflowId, n);
     return `tick ${n}`;
   },
 });
@@ -78,25 +93,8 @@ describe('signals around continue-as-new', () => {
     await env?.stop();
   });
 
-  test('setGroups signals, an approval and a submitted result around every boundary: none is lost', async () => {
-    refundsIssued.length = 0;
-    // Every iteration ends past the bound, so every iteration ends with continue-as-new.
-    const run = await env.client.start('boundary', { prompt: 'go', continueAsNewAfterEvents: 10 });
-    const handle = env.client.client.workflow.getHandle(run.workflowId);
-
-    const approval = await waitFor(async () => {
-      const state = await run.state().catch(() => undefined);
-      return state?.pending.find((p) => p.kind === 'approval');
-    }, 'the first refund to wait for approval', 60_000);
-    await handle.signal(approveSignal, { callId: approval.callId, remember: 'session' });
-
-    const external = await waitFor(async () => {
-      const state = await run.state().catch(() => undefined);
-      return state?.pending.find((p) => p.kind === 'external');
-    }, 'the parcel to wait for its result', 60_000);
-    await handle.signal(submitToolResultSignal, { callId: external.callId, output: 'tracking CAN42' });
-
-    const result = await run.result();
+  /** Everything the signals asked for happened, and each signal is in the history of exactly one run. */
+  async function expectNothingLost(run: AgentRun, result: AgentRunResult): Promise<void> {
     await Promise.all(signalsSent);
     expect(result.status).toBe('completed');
     expect(result.output).toBe(`offered ${TICKS} group tools; last: tracking CAN42`);
@@ -109,8 +107,9 @@ describe('signals around continue-as-new', () => {
       { orderId: 'CAN-2', amount: 6 },
     ]);
     expect(finalState.sessionRules).toEqual(['refund']);
-    const asked = (await run.eventsAfter(0)).filter((e) => e.type === 'permission_requested');
-    expect(asked).toHaveLength(1);
+    const events = await run.eventsAfter(0);
+    expect(events.filter((e) => e.type === 'permission_requested')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'permission_decided')).toEqual([expect.objectContaining({ callId: REFUND_CALL, by: 'user' })]);
     expect(toolMessages(result.messages).map((m) => m.content)).toEqual([
       ...SIGNAL_DELAYS.map((_, n) => `tick ${n}`),
       'refunded 5 on CAN-1',
@@ -119,11 +118,45 @@ describe('signals around continue-as-new', () => {
     ]);
 
     const runs = await landingReport(env, run.workflowId);
-    console.log(`continue-as-new chain of ${runs.length} runs; setGroups signals per run: ${runs.map((r) => r.signals).join(',')}; ` +
-      `rejected continue-as-new completions (a signal arrived while deciding): ${runs.reduce((n, r) => n + r.unhandled, 0)}`);
+    console.log(
+      `continue-as-new chain of ${runs.length} runs; signals per run: ${runs.map((r) => r.signals).join(',')}; ` +
+        `rejected continue-as-new completions (a signal arrived while deciding): ${runs.reduce((n, r) => n + r.unhandled, 0)}`,
+    );
     expect(runs.filter((r) => r.continued).length).toBeGreaterThanOrEqual(TICKS);
     expect(runs[runs.length - 1].continued).toBe(false);
     expect(runs.reduce((n, r) => n + r.signals, 0)).toBe(TICKS + 2);
+  }
+
+  beforeEach(() => {
+    refundsIssued.length = 0;
+  });
+
+  test('setGroups signals around every boundary, then an approval and a result in later runs: none is lost', async () => {
+    // Every iteration ends past the bound, so every iteration ends with continue-as-new.
+    const run = await env.client.start('boundary', { prompt: 'go', continueAsNewAfterEvents: 10 });
+    const handle = env.client.client.workflow.getHandle(run.workflowId);
+
+    const approval = await waitFor(async () => {
+      const state = await run.state().catch(() => undefined);
+      return state?.pending.find((p) => p.kind === 'approval');
+    }, 'the first refund to wait for approval', 60_000);
+    expect(approval.callId).toBe(REFUND_CALL);
+    await handle.signal(approveSignal, { callId: approval.callId, remember: 'session' });
+
+    const external = await waitFor(async () => {
+      const state = await run.state().catch(() => undefined);
+      return state?.pending.find((p) => p.kind === 'external');
+    }, 'the parcel to wait for its result', 60_000);
+    expect(external.callId).toBe(PARCEL_CALL);
+    await handle.signal(submitToolResultSignal, { callId: external.callId, output: 'tracking CAN42' });
+
+    await expectNothingLost(run, await run.result());
+  }, 180_000);
+
+  test('an approval and a result sent at a boundary for calls the model makes runs later are kept', async () => {
+    // Nobody answers from outside: the ticks send both answers while the run continues as new.
+    const run = await env.client.start('boundary', { prompt: 'go', continueAsNewAfterEvents: 10, runtime: { early: true } });
+    await expectNothingLost(run, await run.result());
   }, 180_000);
 });
 

@@ -1,4 +1,3 @@
-import type { ToolMessage } from '../../src/common/messages';
 import type { Middleware } from '../../src/activities/middleware';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../fixtures/toolkit-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
+import { toolMessages as tools } from '../helpers/tool-messages';
 
 const audit: { tool: string; input: unknown; result: string }[] = [];
 
@@ -69,10 +69,6 @@ const mailer = defineAgent({
   presets: { send_mail: { smtp_host: 'smtp.internal' } },
   toolFilter: { allow: ['*'], deny: ['run_*'] },
 });
-
-function tools(messages: { role: string }[]): ToolMessage[] {
-  return messages.filter((m): m is ToolMessage => m.role === 'tool');
-}
 
 function toolNamesOffered(env: AgentTestEnv, turnIndex: number, agentPrompt: string): string[] {
   const request = env.model.requests.filter((r) => r.turnIndex === turnIndex && JSON.stringify(r.body.messages).includes(agentPrompt)).at(-1)!;

@@ -2,7 +2,7 @@ import type { PermissionBehavior, PermissionDecision, PermissionSettings } from 
 import type { ToolSpec } from '../../common/tools';
 import { evaluatePermission, findMatchingRule } from '../../permissions';
 import type { RegisteredAgent } from '../../toolkit/agent-registry';
-import { META_TOOL_NAME, metaToolSpec } from '../../toolkit/meta-tool';
+import { META_TOOL_NAME, metaToolSpec } from '../../common/meta-tool';
 import { groupsOf, metaToolEnabled } from '../../workflows/tool-visibility';
 
 export type ToolOrigin =

@@ -29,9 +29,15 @@ export const pendingCommand: CliCommand = {
           .map((run) => run.workflowId);
     const runs: PendingRun[] = [];
     for (const id of ids) {
-      const state = await client.get(id).state();
-      if (state.pending.length > 0 || ctx.positionals[0]) {
-        runs.push({ workflowId: id, agent: state.agent, status: state.status, pending: state.pending });
+      try {
+        const state = await client.get(id).state();
+        if (state.pending.length > 0 || ctx.positionals[0]) {
+          runs.push({ workflowId: id, agent: state.agent, status: state.status, pending: state.pending });
+        }
+      } catch (error) {
+        // One run that cannot answer (its workers are down) must not hide the others.
+        if (ctx.positionals[0]) throw error;
+        ctx.output.err(`${id}: could not read its state (${(error as Error).message})`);
       }
     }
     if (ctx.json) {
