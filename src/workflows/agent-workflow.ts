@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { eventsQuery, stateQuery } from '../common/definitions';
-import { addUsage } from '../common/messages';
+import { addUsage, type ToolCall } from '../common/messages';
 import { callCost } from '../common/pricing';
 import type { AgentRunResult, AgentWorkflowInput, FinalStatus } from '../common/run';
 import { FailureTypes } from '../common/failures';
@@ -66,6 +66,13 @@ async function reason(state: RunState, withTools: boolean) {
   return reply.message;
 }
 
+/** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up. */
+async function summarizeAtLimit(state: RunState, unrun: ToolCall[]): Promise<AgentRunResult> {
+  state.messages.push(...cancelledAtLimit(unrun, state.maxIters), summaryRequest(state.maxIters));
+  const summary = await reason(state, false);
+  return finish(state, 'max_iterations', summary.content ?? '');
+}
+
 async function loop(state: RunState, input: AgentWorkflowInput): Promise<AgentRunResult> {
   for (;;) {
     state.iterations += 1;
@@ -86,20 +93,12 @@ async function loop(state: RunState, input: AgentWorkflowInput): Promise<AgentRu
       return finish(state, 'completed', message.content ?? '');
     } else {
       state.emptyReplies = 0;
-      if (state.iterations >= state.maxIters) {
-        state.messages.push(...cancelledAtLimit(calls, state.maxIters), summaryRequest(state.maxIters));
-        const summary = await reason(state, false);
-        return finish(state, 'max_iterations', summary.content ?? '');
-      }
+      if (state.iterations >= state.maxIters) return summarizeAtLimit(state, calls);
       state.messages.push(...(await actOnToolCalls(state, calls)));
     }
 
-    if (state.iterations >= state.maxIters && calls.length === 0) {
-      // Empty replies count as iterations too; at the limit, ask for the summary.
-      state.messages.push(summaryRequest(state.maxIters));
-      const summary = await reason(state, false);
-      return finish(state, 'max_iterations', summary.content ?? '');
-    }
+    // Empty replies count as iterations too; at the limit, ask for the summary.
+    if (state.iterations >= state.maxIters && calls.length === 0) return summarizeAtLimit(state, []);
     if (shouldContinueAsNew(input.options)) {
       await condition(allHandlersFinished);
       log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
@@ -108,17 +107,29 @@ async function loop(state: RunState, input: AgentWorkflowInput): Promise<AgentRu
   }
 }
 
+/** The agent as the worker knows it, recorded for the whole run; an unknown agent fails the run at once. */
+async function describe(agent: string) {
+  try {
+    return await localActivities.describeAgent.executeWithOptions(
+      { summary: `describe agent ${agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
+      [{ agent }],
+    );
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    upsertSearchAttributes([
+      { key: AGENT_NAME, value: agent },
+      { key: AGENT_STATUS, value: 'failed' },
+    ]);
+    throw toWorkflowFailure(error);
+  }
+}
+
 /** One agent run: the ReAct loop of reasoning (model activity) and acting (tool activities). */
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
   // Answer queries while the agent is being described; signals and updates wait in Temporal's buffer.
   setHandler(stateQuery, () => startingState(input));
   setHandler(eventsQuery, () => []);
-  const descriptor =
-    input.carried?.descriptor ??
-    (await localActivities.describeAgent.executeWithOptions(
-      { summary: `describe agent ${input.agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
-      [{ agent: input.agent }],
-    ));
+  const descriptor = input.carried?.descriptor ?? (await describe(input.agent));
   const state = createRunState(input, descriptor);
   installHandlers(state);
   upsertSearchAttributes([

@@ -143,3 +143,22 @@ describe('agentWorkflow on a real Temporal server', () => {
     await maybeRecordHistory(run, 'max-iterations');
   });
 });
+
+describe('an agent no worker serves', () => {
+  let env: AgentTestEnv;
+  beforeAll(async () => {
+    env = await startAgentTestEnv({ agents: [mathAgent] });
+  });
+  afterAll(async () => env?.stop());
+
+  test('fails the run at once with Agent.UnknownAgent, naming the agents the worker serves', async () => {
+    const run = await env.client.start('no-such-agent', { prompt: 'hello' });
+    const error = await run.result().catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    const cause = (error as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe('Agent.UnknownAgent');
+    expect(cause.message).toBe("Unknown agent 'no-such-agent'. This worker serves: math.");
+    const description = await run.handle.describe();
+    expect(description.typedSearchAttributes.get({ name: 'AgentStatus', type: 'KEYWORD' } as never)).toBe('failed');
+  });
+});
