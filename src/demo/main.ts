@@ -10,6 +10,7 @@ import { prepareCoderWorkspace } from './coder-workspace';
 import { demoModelScript } from './demo-model-script';
 import { DEMO_PROMPT } from './ecommerce-agent';
 import { parseArgs } from 'node:util';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalForDemo } from './temporal-for-demo';
 
 const REFUND_PROMPT = '订单 ORD-2024-002 的手机壳有裂痕，我要退款';
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
     });
   }
 
+  // The worker's own progress lines (bundling, state changes) would drown the run's story.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const temporal = await temporalForDemo(log);
   cleanups.push(temporal.stop);
   log(`Temporal at ${temporal.address}; Web UI ${temporal.uiUrl}`);
