@@ -12,17 +12,10 @@ import { isAlive, mcpChildProcesses, waitFor } from './helpers/processes';
 import { everythingStdio, faultServer } from './helpers/servers';
 import { createTestLog } from './helpers/test-log';
 import { fakeToolContext } from './helpers/tool-context';
+import { failureOf } from './helpers/failure-of';
 
 const fastReconnect = { initialDelayMs: 50, maxDelayMs: 200 };
 
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(error)}`);
-  return error;
-}
 
 function toolsByName(manager: McpManager, servers: McpServersConfig): Map<string, RegisteredTool> {
   return new Map(mcpRegisteredTools(manager, { takenNames: () => false, servers }).map((tool) => [tool.spec.name, tool]));

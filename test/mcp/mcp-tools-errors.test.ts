@@ -3,6 +3,7 @@ import { McpCallTimeoutError, McpConnectionLostError, McpProtocolError, McpServe
 import { mcpRegisteredTools } from '../../src/mcp/mcp-tools';
 import type { McpManager } from '../../src/mcp/mcp-types';
 import { fakeToolContext } from './helpers/tool-context';
+import { failureOf } from './helpers/failure-of';
 
 function toolThatThrows(error: unknown) {
   const manager: Pick<McpManager, 'tools' | 'callTool'> = {
@@ -17,14 +18,6 @@ function toolThatThrows(error: unknown) {
   })[0]!;
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!(error instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(error)}`);
-  return error;
-}
 
 describe('MCP call failures as the activity sees them', () => {
   it('a server not connected on this worker → retryable Tool.Unavailable', async () => {

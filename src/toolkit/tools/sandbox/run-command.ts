@@ -99,13 +99,19 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const finish = (): void => {
-      if (settled) return;
+    /** Settle once: stop the timers, forget the abort listener, kill whatever is left of the group. */
+    const release = (): boolean => {
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
       if (progress) clearInterval(progress);
       options.signal?.removeEventListener('abort', onAbort);
       killGroup(child.pid);
+      return true;
+    };
+
+    const finish = (): void => {
+      if (!release()) return;
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({
@@ -118,13 +124,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     };
 
     child.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (progress) clearInterval(progress);
-      options.signal?.removeEventListener('abort', onAbort);
-      killGroup(child.pid);
-      reject(error);
+      if (release()) reject(error);
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
