@@ -27,7 +27,7 @@ export interface CreateWorkerOptions {
   mcpServers?: McpServersInput;
   /** Logger for MCP connections; Temporal's default logger otherwise. */
   logger?: Logger;
-  workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
+  workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
   log?: (message: string) => void;
 }
 
@@ -52,6 +52,17 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
   return createChatModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? 'unused', defaultModel: config.defaultModel });
 }
 
+async function connectTemporal(address: string): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect({ address });
+  } catch (error) {
+    throw new Error(
+      `Cannot reach the Temporal server at ${address} (TEMPORAL_ADDRESS): ${(error as Error).message}. ` +
+        'Start one with `npm start` or `temporal server start-dev`, or point TEMPORAL_ADDRESS at yours.',
+    );
+  }
+}
+
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   const config = { ...readWorkerConfig(), ...(options.config ?? {}) };
   const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
@@ -74,7 +85,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   let worker: Worker;
   try {
     registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log, ...tools.registryOptions });
-    ownConnection = options.connection ? undefined : await NativeConnection.connect({ address: config.temporalAddress });
+    ownConnection = options.connection ? undefined : await connectTemporal(config.temporalAddress);
     const connection = options.connection ?? ownConnection!;
     await ensureSearchAttributes(connection, config.namespace, log);
     worker = await Worker.create({
@@ -88,6 +99,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       // Heartbeats otherwise reach the server only every 0.8 × heartbeat timeout (48 s for model
       // calls), and `watch` shows a streaming call's partial text from the last one that arrived.
       maxHeartbeatThrottleInterval: '1s',
+      // On shutdown, running tools get a few seconds, then their cancellation signal; a tool that
+      // ignores it cannot hold the process forever (its call is retried by another worker).
+      shutdownGraceTime: '5s',
+      shutdownForceTime: '30s',
       ...(options.workerOptions ?? {}),
     });
   } catch (error) {

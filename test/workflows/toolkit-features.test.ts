@@ -9,6 +9,7 @@ import {
   runSql,
   searchWeb,
   sendMail,
+  stuckTool,
   timeline,
   whoAmI,
   writeA,
@@ -59,7 +60,7 @@ const researcher = defineAgent({
   metaTool: true,
 });
 
-const timed = defineAgent({ name: 'timed', instructions: 'Run the tools.', tools: [readA, readB, readC, writeA, writeB] });
+const timed = defineAgent({ name: 'timed', instructions: 'Run the tools.', tools: [readA, readB, readC, writeA, writeB, stuckTool] });
 const serial = defineAgent({ name: 'serial', instructions: 'Run the tools.', tools: [readA, readB, readC], parallel: false });
 
 const mailer = defineAgent({
@@ -245,5 +246,18 @@ describe('toolkit depth on a real Temporal server', () => {
     ]);
     const sent = JSON.stringify(env.model.requests.at(-1)!.body);
     expect(sent).not.toContain('charts.example');
+  });
+
+  test('a per-tool timeout and retry policy: after its attempts the model gets an error result', async () => {
+    env.model.setScript([{ toolCalls: [{ name: 'stuck', arguments: {} }] }, 'gave up']);
+    const run = await env.client.start('timed', { prompt: 'stuck' });
+    const result = await run.result();
+    expect(tools(result.messages)[0]).toMatchObject({ state: 'error' });
+    expect(tools(result.messages)[0].content).toMatch(/^Error: Tool execution failed: .*(timed out|timeout)/i);
+    const history = (await run.handle.fetchHistory()).events ?? [];
+    const failed = history.find((e) => e.activityTaskTimedOutEventAttributes);
+    expect(failed?.activityTaskTimedOutEventAttributes?.retryState).toBeDefined();
+    const started = history.find((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.attempt === 2);
+    expect(started).toBeDefined();
   });
 });
