@@ -2,42 +2,14 @@
 // `npm start`: installs dependencies if needed, makes sure a Temporal CLI is at hand, then
 // runs the demo (src/demo/main.ts) with tsx. Node built-ins only: it runs before `npm install`.
 
-const fs = require('node:fs');
 const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { constants } = require('node:os');
 const { findTemporalCli } = require('./temporal-cli.cjs');
+const { ROOT, WINDOWS, binPath, ensureDependencies } = require('./ensure-dependencies.cjs');
 
-const ROOT = path.resolve(__dirname, '..');
-const WINDOWS = process.platform === 'win32';
 const log = (message) => console.log(`[start] ${message}`);
-
-function dependenciesInstalled() {
-  if (!fs.existsSync(path.join(ROOT, 'node_modules'))) return false;
-  try {
-    require.resolve('@temporalio/worker', { paths: [ROOT] });
-    return fs.existsSync(tsxBin());
-  } catch {
-    return false;
-  }
-}
-
-function tsxBin() {
-  return path.join(ROOT, 'node_modules', '.bin', WINDOWS ? 'tsx.cmd' : 'tsx');
-}
-
-function runNpm(args) {
-  log(`running npm ${args.join(' ')}`);
-  const result = spawnSync(WINDOWS ? 'npm.cmd' : 'npm', args, { cwd: ROOT, stdio: 'inherit', shell: WINDOWS });
-  return result.status === 0;
-}
-
-function installDependencies() {
-  if (dependenciesInstalled()) return;
-  log('dependencies are missing; installing them');
-  if (runNpm(['ci']) || runNpm(['install'])) return;
-  throw new Error('npm could not install the dependencies (see the output above)');
-}
+const tsxBin = () => binPath('tsx');
 
 function resolveCli() {
   if (process.env.TEMPORAL_ADDRESS) {
@@ -79,7 +51,7 @@ function runDemo(cliPath) {
 
 function main() {
   try {
-    installDependencies();
+    ensureDependencies(log);
     runDemo(resolveCli());
   } catch (error) {
     console.error(`[start] ${error.message}`);
