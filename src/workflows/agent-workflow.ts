@@ -28,6 +28,7 @@ import { carryState, costField, createRunState, startingState, type RunState } f
 import { publishUsage, setStatus, setStep } from './status';
 import { actOnToolCalls } from './tool-step';
 import { visibleTools } from './tool-visibility';
+import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
 
 function finish(state: RunState, status: FinalStatus, output: string): AgentRunResult {
   state.output = output;
@@ -45,10 +46,11 @@ async function reason(state: RunState, withTools: boolean) {
   const tools = withTools ? visibleTools(state.descriptor, state.activeGroups) : [];
   setStep(state, `calling the model (iteration ${state.iterations})`);
   const reply = await callModelWithFallback(state, tools);
+  const message = withUniqueCallIds(reply.message, usedCallIds(state.messages), state.iterations);
   const cost = callCost(state.descriptor.model.prices, reply.model, reply.usage);
   state.usage = addUsage(state.usage, reply.usage);
   state.cost += cost ?? 0;
-  state.messages.push(reply.message);
+  state.messages.push(message);
   publishUsage(state);
   recordEvent(
     state,
@@ -57,13 +59,13 @@ async function reason(state: RunState, withTools: boolean) {
       iteration: state.iterations,
       model: reply.model,
       usage: reply.usage,
-      toolCalls: reply.message.toolCalls?.length ?? 0,
-      text: preview(reply.message.content ?? ''),
+      toolCalls: message.toolCalls?.length ?? 0,
+      text: preview(message.content ?? ''),
       ...(cost !== undefined ? { cost } : {}),
     },
     nowIso(),
   );
-  return reply.message;
+  return message;
 }
 
 /** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up. */
