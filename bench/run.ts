@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { createActivities } from '../src/activities/create-activities';
+import { queryConversationReader } from '../src/activities/conversation-reader';
 import { createChatModel } from '../src/model/create-chat-model';
 import { startScriptedModelServer } from '../src/testing/scripted-model-server';
 import { AgentRegistry } from '../src/toolkit/agent-registry';
@@ -52,7 +53,11 @@ async function main(): Promise<void> {
     await ensureSearchAttributes(native, 'default', () => undefined);
     const registry = new AgentRegistry([benchAgent], { defaultModel: 'scripted-model' });
     const activities = {
-      ...createActivities({ registry, model: createChatModel({ baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'scripted-model' }) }),
+      ...createActivities({
+        registry,
+        model: createChatModel({ baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'scripted-model' }),
+        conversations: queryConversationReader(new Client({ connection: native })),
+      }),
       noop: async () => undefined,
     };
     const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: new DefaultLogger('ERROR') });

@@ -24,6 +24,19 @@ export interface CallModelInput {
   iteration: number;
 }
 
+/**
+ * What the workflow schedules: a reference to the conversation instead of the conversation, so
+ * history grows with each message once, not with every model call.
+ */
+export interface CallModelRequest extends Omit<CallModelInput, 'messages'> {
+  conversation: {
+    /** The model gets the first `messageCount` messages of the run's conversation. */
+    messageCount: number;
+    /** Joined to the system message for this call only (e.g. the active tool groups). */
+    systemAddition?: string;
+  };
+}
+
 export interface CallModelOutput {
   message: AssistantMessage;
   usage: TokenUsage;

@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
-import type { CallModelInput, CallModelOutput } from './activity-types';
+import { appendToSystem } from '../common/system-addition';
+import type { CallModelInput, CallModelOutput, CallModelRequest } from './activity-types';
+import type { ConversationReader } from './conversation-reader';
 import { withAutoHeartbeat } from './auto-heartbeat';
 import { composeMiddleware, type Middleware } from './middleware';
 
@@ -19,7 +21,7 @@ export interface ModelHeartbeat {
   attempt: number;
 }
 
-export function callModelActivity(model: ChatModelPort, middleware: Middleware[]) {
+export function callModelActivity(model: ChatModelPort, conversations: ConversationReader, middleware: Middleware[]) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
   const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, async (input) => {
     const ctx = Context.current();
@@ -39,7 +41,11 @@ export function callModelActivity(model: ChatModelPort, middleware: Middleware[]
     const response = await withAutoHeartbeat(() => model.complete(request, { signal: ctx.cancellationSignal }));
     return { message: response.message, usage: response.usage, model: response.model };
   });
-  return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
-    return run(input);
+  return async function callModel(request: CallModelRequest): Promise<CallModelOutput> {
+    const { workflowId, runId } = Context.current().info.workflowExecution ?? { workflowId: '', runId: '' };
+    const { conversation, ...rest } = request;
+    const messages = await conversations.read(workflowId, runId, conversation.messageCount);
+    // Middleware sees the call as the model will: the whole conversation.
+    return run({ ...rest, messages: appendToSystem(messages, conversation.systemAddition) });
   };
 }

@@ -1,5 +1,6 @@
 import type { AgentRegistry } from '../toolkit/agent-registry';
 import { callModelActivity, type ChatModelPort } from './call-model';
+import type { ConversationReader } from './conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import { executeToolActivity } from './execute-tool';
 import type { Middleware } from './middleware';
@@ -8,6 +9,8 @@ import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare
 export interface ActivityDeps {
   registry: AgentRegistry;
   model: ChatModelPort;
+  /** How model calls read the run's conversation (see queryConversationReader). */
+  conversations: ConversationReader;
   middleware?: Middleware[];
 }
 
@@ -16,7 +19,7 @@ export function createActivities(deps: ActivityDeps) {
   const middleware = deps.middleware ?? [];
   return {
     describeAgent: describeAgentActivity(deps.registry),
-    callModel: callModelActivity(deps.model, middleware),
+    callModel: callModelActivity(deps.model, deps.conversations, middleware),
     prepareToolCalls: prepareToolCallsActivity(deps.registry),
     validateEditedInput: validateEditedInputActivity(deps.registry),
     executeTool: executeToolActivity(deps.registry, middleware),

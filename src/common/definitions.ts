@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from './events';
+import type { Message } from './messages';
 import type { AgentRunState, ApprovalDecision, SubmittedResult } from './run';
 
 export interface ApproveRequest {
@@ -50,3 +51,5 @@ export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolR
 
 export const stateQuery = defineQuery<AgentRunState>('state');
 export const eventsQuery = defineQuery<AgentEvent[], [number?]>('events');
+/** The first N messages of the conversation: model calls read it instead of carrying it in history. */
+export const conversationQuery = defineQuery<Message[], [number]>('conversation');

@@ -2,6 +2,8 @@ import { DefaultLogger, NativeConnection, Worker, type WorkerOptions } from '@te
 import type { Logger } from '@temporalio/common';
 import type { ChatModelPort } from '../activities/call-model';
 import { createActivities } from '../activities/create-activities';
+import { queryConversationReader } from '../activities/conversation-reader';
+import { Client } from '@temporalio/client';
 import type { Middleware } from '../activities/middleware';
 import { createChatModel } from '../model/create-chat-model';
 import { AgentRegistry } from '../toolkit/agent-registry';
@@ -92,7 +94,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
-      activities: createActivities({ registry, model, middleware: options.middleware }),
+      activities: createActivities({
+        registry,
+        model,
+        conversations: queryConversationReader(new Client({ connection, namespace: config.namespace })),
+        middleware: options.middleware,
+      }),
       ...(options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
         : { workflowsPath: require.resolve('../workflows') }),

@@ -2,6 +2,7 @@ import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
 import {
   approveAllSignal,
   approveSignal,
+  conversationQuery,
   decideUpdate,
   denySignal,
   eventsQuery,
@@ -87,6 +88,7 @@ function recordSubmission(state: RunState, request: SubmitToolResultRequest, ear
 export function installHandlers(state: RunState): void {
   setHandler(stateQuery, () => snapshotState(state));
   setHandler(eventsQuery, (afterSeq?: number) => eventsAfter(state, afterSeq ?? 0));
+  setHandler(conversationQuery, (count: number) => state.messages.slice(0, count));
 
   setHandler(approveSignal, (req) =>
     decideFromSignal(state, { callId: req?.callId, approved: true, input: req?.input, remember: req?.remember }),

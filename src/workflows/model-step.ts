@@ -4,7 +4,7 @@ import type { ToolSpec } from '../common/tools';
 import { activities } from './activities-proxy';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
-import { withToolGroupsPrompt } from './tool-groups-prompt';
+import { toolGroupsPrompt } from './tool-groups-prompt';
 
 export const DEFAULT_MODEL_TIMEOUT = '5 minutes';
 export const DEFAULT_MODEL_ATTEMPTS = 5;
@@ -27,7 +27,8 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
   const settings = state.descriptor.model;
   const chain = modelChain(state);
   // Without tools (the summary at the iteration limit) the groups would only confuse the model.
-  const messages = tools.length > 0 ? withToolGroupsPrompt(state.messages, state.descriptor, state.activeGroups) : state.messages;
+  const systemAddition = tools.length > 0 ? toolGroupsPrompt(state.descriptor, state.activeGroups) : '';
+  const conversation = { messageCount: state.messages.length, ...(systemAddition ? { systemAddition } : {}) };
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {
     const label = model || 'default';
@@ -50,7 +51,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
             agent: state.agent,
             model,
             settings: { ...settings, ...(tools.length === 0 ? { toolChoice: undefined, parallelToolCalls: undefined } : {}) },
-            messages,
+            conversation,
             tools: toModelTools(tools),
             iteration: state.iterations,
           },

@@ -1,5 +1,6 @@
 import type { AgentDescriptor } from '../common/agent';
-import type { Message, SystemMessage } from '../common/messages';
+import type { Message } from '../common/messages';
+import { appendToSystem } from '../common/system-addition';
 import { META_TOOL_NAME } from '../common/meta-tool';
 import { metaToolEnabled } from './tool-visibility';
 
@@ -29,11 +30,5 @@ export function toolGroupsPrompt(descriptor: AgentDescriptor, activeGroups: stri
  * It is computed per call from the current groups and never stored in the conversation.
  */
 export function withToolGroupsPrompt(messages: Message[], descriptor: AgentDescriptor, activeGroups: string[]): Message[] {
-  const paragraph = toolGroupsPrompt(descriptor, activeGroups);
-  if (!paragraph) return messages;
-  const index = messages.findIndex((m) => m.role === 'system');
-  if (index < 0) return [{ role: 'system', content: paragraph }, ...messages];
-  const system = messages[index] as SystemMessage;
-  const content = system.content ? `${system.content}\n\n${paragraph}` : paragraph;
-  return [...messages.slice(0, index), { role: 'system', content }, ...messages.slice(index + 1)];
+  return appendToSystem(messages, toolGroupsPrompt(descriptor, activeGroups));
 }
