@@ -1,6 +1,4 @@
 import type { AgentDescriptor } from '../common/agent';
-import type { Message } from '../common/messages';
-import { appendToSystem } from '../common/system-addition';
 import { META_TOOL_NAME } from '../common/meta-tool';
 import { metaToolEnabled } from './tool-visibility';
 
@@ -23,12 +21,4 @@ export function toolGroupsPrompt(descriptor: AgentDescriptor, activeGroups: stri
     );
   }
   return lines.join('\n');
-}
-
-/**
- * The messages as the model gets them: the groups paragraph joins the first system message.
- * It is computed per call from the current groups and never stored in the conversation.
- */
-export function withToolGroupsPrompt(messages: Message[], descriptor: AgentDescriptor, activeGroups: string[]): Message[] {
-  return appendToSystem(messages, toolGroupsPrompt(descriptor, activeGroups));
 }

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../src/common/events';
 import { approveSignal, denySignal } from '../../src/common/definitions';
 import { defineAgent } from '../../src/toolkit/define-agent';
-import { lookupTool, payTool, refundsIssued, refundTool, shipTool, slowCheckTool } from '../fixtures/approval-tools';
+import { lookupTool, payTool, refundsIssued, refundTool, shipTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { toolMessages as tools } from '../helpers/tool-messages';
@@ -10,7 +10,7 @@ import { waitForPending } from '../helpers/wait-for';
 const shop = defineAgent({
   name: 'shop',
   instructions: 'Refund when asked.',
-  tools: [refundTool, lookupTool, slowCheckTool, shipTool, payTool],
+  tools: [refundTool, lookupTool, shipTool, payTool],
   permissions: { ask: ['refund'] },
 });
 

@@ -1,6 +1,11 @@
 import type { AgentDescriptor } from '../../src/common/agent';
 import type { Message } from '../../src/common/messages';
-import { toolGroupsPrompt, withToolGroupsPrompt } from '../../src/workflows/tool-groups-prompt';
+import { appendToSystem } from '../../src/common/system-addition';
+import { toolGroupsPrompt } from '../../src/workflows/tool-groups-prompt';
+
+/** What a model call gets: the groups paragraph joined to the system message (see the callModel activity). */
+const withToolGroupsPrompt = (messages: Message[], agent: AgentDescriptor, active: string[]) =>
+  appendToSystem(messages, toolGroupsPrompt(agent, active));
 
 function descriptor(overrides: Partial<AgentDescriptor> = {}): AgentDescriptor {
   return {
