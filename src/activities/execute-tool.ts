@@ -4,7 +4,7 @@ import { FailureTypes } from '../common/failures';
 import type { AgentRegistry } from '../toolkit/agent-registry';
 import type { ToolContext } from '../toolkit/define-tool';
 import { RetryableToolError, ToolSuspendedError } from '../toolkit/tool-errors';
-import { errorResult, toToolResult } from '../toolkit/tool-result';
+import { boundToolResult, errorResult, toToolResult } from '../toolkit/tool-result';
 import type { ExecuteToolInput, ExecuteToolOutput, ToolCallResult } from './activity-types';
 import { withAutoHeartbeat } from './auto-heartbeat';
 import { requireAgent } from './describe-agent';
@@ -70,7 +70,8 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
       if (result.content === '') {
         return { kind: 'result', result: errorResult('Error: Tool execution failed: Tool completed without returning a result') };
       }
-      return { kind: 'result', result };
+      // Once more after the middleware, which may have put a result of any size in place.
+      return { kind: 'result', result: boundToolResult(result, input.maxResultChars) };
     } catch (error) {
       if (error instanceof SuspendSignal) return { kind: 'suspended', reason: error.reason };
       throw error;

@@ -76,12 +76,16 @@ export class AgentClient {
       ],
       staticSummary: promptSummary(agent, options.prompt),
     });
-    return new AgentRun(this.client.workflow.getHandle(handle.workflowId), this.link(handle.workflowId, handle.firstExecutionRunId));
+    return new AgentRun(
+      this.client.workflow.getHandle(handle.workflowId),
+      this.link(handle.workflowId, handle.firstExecutionRunId),
+      this.config.maxPayloadBytes,
+    );
   }
 
   /** A run by workflow id (the latest run of its continue-as-new chain). */
   get(workflowId: string): AgentRun {
-    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId));
+    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId), this.config.maxPayloadBytes);
   }
 
   link(workflowId: string, runId?: string): string {

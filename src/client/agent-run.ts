@@ -6,11 +6,15 @@ import {
   setGroupsSignal,
   stateQuery,
   submitToolResultUpdate,
+  type DecideRequest,
   type SetGroupsRequest,
 } from '../common/definitions';
 import type { AgentEvent } from '../common/events';
 import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
 import type { agentWorkflow } from '../workflows/agent-workflow';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
+import { approveAllSchema, decideSchema, setGroupsSchema, submitToolResultSchema } from '../common/boundary/payload-schemas';
+import { checkedRequest } from './checked-request';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
 
@@ -32,6 +36,8 @@ export class AgentRun {
   constructor(
     readonly handle: WorkflowHandle<typeof agentWorkflow>,
     readonly webUiUrl: string,
+    /** Requests larger than this (bytes of JSON) are refused before they are sent; the run has a limit of its own. */
+    readonly maxPayloadBytes: number = DEFAULT_MAX_PAYLOAD_BYTES,
   ) {}
 
   get workflowId(): string {
@@ -57,39 +63,55 @@ export class AgentRun {
 
   /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */
   approve(callId: string, options: { input?: unknown; remember?: boolean; reason?: string } = {}): Promise<ApprovalDecision> {
-    return unwrapUpdateFailure(this.handle.executeUpdate(decideUpdate, {
-      args: [
-        {
-          callId,
-          approved: true,
-          ...(options.input !== undefined ? { input: options.input } : {}),
-          ...(options.remember ? { remember: 'session' as const } : {}),
-          ...(options.reason ? { reason: options.reason } : {}),
-        },
-      ],
-    }));
+    return this.decide({
+      callId,
+      approved: true,
+      ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.remember ? { remember: 'session' as const } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+    });
   }
 
   deny(callId: string, reason?: string): Promise<ApprovalDecision> {
-    return unwrapUpdateFailure(
-      this.handle.executeUpdate(decideUpdate, { args: [{ callId, approved: false, ...(reason ? { reason } : {}) }] }),
-    );
+    return this.decide({ callId, approved: false, ...(reason ? { reason } : {}) });
   }
 
   approveAll(options: { remember?: boolean } = {}): Promise<void> {
-    return this.handle.signal(approveAllSignal, options.remember ? { remember: 'session' } : {});
-  }
-
-  submit(callId: string, output: string, options: { isError?: boolean } = {}): Promise<SubmittedResult> {
-    return unwrapUpdateFailure(
-      this.handle.executeUpdate(submitToolResultUpdate, {
-        args: [{ callId, output, ...(options.isError ? { isError: true } : {}) }],
-      }),
+    return this.send(() =>
+      this.handle.signal(approveAllSignal, checkedRequest('approveAll', approveAllSchema, options.remember ? { remember: 'session' } : {}, this.maxPayloadBytes)),
     );
   }
 
+  submit(callId: string, output: string, options: { isError?: boolean } = {}): Promise<SubmittedResult> {
+    return this.send(() => {
+      const request = checkedRequest(
+        'submitToolResultUpdate',
+        submitToolResultSchema,
+        { callId, output, ...(options.isError ? { isError: true } : {}) },
+        this.maxPayloadBytes,
+      );
+      return this.handle.executeUpdate(submitToolResultUpdate, { args: [request] });
+    });
+  }
+
   setGroups(change: SetGroupsRequest): Promise<void> {
-    return this.handle.signal(setGroupsSignal, change);
+    return this.send(() => this.handle.signal(setGroupsSignal, checkedRequest('setGroups', setGroupsSchema, change, this.maxPayloadBytes)));
+  }
+
+  private decide(request: Parameters<typeof decideSchema.parse>[0]): Promise<ApprovalDecision> {
+    return this.send(() => {
+      const checked = checkedRequest('decide', decideSchema, request, this.maxPayloadBytes);
+      return this.handle.executeUpdate(decideUpdate, { args: [checked as DecideRequest] });
+    });
+  }
+
+  /** Checks throw synchronously; as a rejected promise they reach callers like the run's own refusals. */
+  private send<T>(update: () => Promise<T>): Promise<T> {
+    try {
+      return unwrapUpdateFailure(update());
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   cancel(): Promise<void> {

@@ -4,6 +4,8 @@ export interface ClientConfig {
   taskQueue: string;
   /** Base address of the Temporal Web UI, for the links the client prints. */
   webUiUrl: string;
+  /** Requests larger than this many bytes of JSON are refused before they are sent (default 1 MiB). */
+  maxPayloadBytes?: number;
 }
 
 export function readClientConfig(env: NodeJS.ProcessEnv = process.env): ClientConfig {

@@ -51,4 +51,6 @@ export interface AgentDescriptor {
   maxResultChars: number;
   /** Bound on consecutive empty replies before the run fails. */
   maxEmptyReplies: number;
+  /** Largest signal or update payload the run accepts (default 1 MiB); absent in runs recorded before it existed. */
+  maxPayloadBytes?: number;
 }

@@ -21,6 +21,8 @@ export type AgentEventBody =
   | { type: 'permission_decided'; callId: string; tool: string; behavior: PermissionBehavior; by: 'rules' | 'user' | 'timeout'; reason: string }
   | { type: 'external_requested'; callId: string; tool: string; input: unknown; reason?: string }
   | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string }
+  /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
+  | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number };
 
 export type AgentEventType = AgentEventBody['type'];

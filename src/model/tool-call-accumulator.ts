@@ -1,4 +1,7 @@
 import type { ToolCall } from '../common/messages';
+import { argumentsText, isRealToolName, positionalCallId } from './tool-call-parts';
+
+export { isRealToolName } from './tool-call-parts';
 
 /** One streamed tool-call fragment, typed loosely because providers send malformed ones. */
 export interface ToolCallDelta {
@@ -16,21 +19,15 @@ interface PendingCall {
   arguments: string;
 }
 
-/** Names some frameworks and providers put on continuation fragments; never a tool's real name. */
-const placeholderName = /^\s*$|^__.*__$/;
-
-export function isRealToolName(name: unknown): name is string {
-  return typeof name === 'string' && !placeholderName.test(name);
-}
-
 /**
  * Rebuilds tool calls from streamed deltas.
  *
  * A delta joins the call that already has its id; else the latest call at its index (the latest
  * call at all when it has no index), unless it is the head of another call: a different id and a
- * real name, as from providers that reuse one index for several calls. A name without an id never
- * starts a new call (AgentScope #1216); the first id and the first real name win; arguments
- * concatenate in arrival order.
+ * real name, as from providers that reuse one index for several calls, or the same id with a real
+ * name at another index, as from providers that repeat one id for several calls (the workflow
+ * renames the repeat). A name without an id never starts a new call (AgentScope #1216); the first
+ * id and the first real name win; arguments concatenate in arrival order.
  */
 export class ToolCallAccumulator {
   private readonly calls: PendingCall[] = [];
@@ -46,7 +43,7 @@ export class ToolCallAccumulator {
     const call = this.findCall(index, id, name !== undefined) ?? this.startCall(index);
     if (id !== undefined && call.id === undefined) call.id = id;
     if (name !== undefined && call.name === undefined) call.name = name;
-    call.arguments += argumentsFragment(fn?.arguments);
+    call.arguments += argumentsText(fn?.arguments);
   }
 
   addAll(deltas: readonly (ToolCallDelta | null | undefined)[] | null | undefined): void {
@@ -60,7 +57,7 @@ export class ToolCallAccumulator {
       .filter((call) => call.id !== undefined || call.name !== undefined || call.arguments !== '')
       .sort((a, b) => (a.index ?? Infinity) - (b.index ?? Infinity) || a.order - b.order)
       .map((call, position) => ({
-        id: call.id ?? `call_${position}`,
+        id: call.id ?? positionalCallId(position),
         name: call.name ?? '',
         arguments: call.arguments,
       }));
@@ -68,12 +65,19 @@ export class ToolCallAccumulator {
 
   private findCall(index: number | undefined, id: string | undefined, named: boolean): PendingCall | undefined {
     if (id !== undefined) {
-      const byId = this.calls.find((call) => call.id === id);
-      if (byId) return byId;
+      const byId = this.callWithId(id, index);
+      const repeatsId = byId !== undefined && named && index !== undefined && byId.index !== undefined && byId.index !== index;
+      if (byId && !repeatsId) return byId;
     }
     const candidate = index !== undefined ? this.latest((call) => call.index === index) : this.latest(() => true);
     const startsAnother = id !== undefined && named && candidate?.id !== undefined;
     return startsAnother ? undefined : candidate;
+  }
+
+  /** The latest call with this id at this index, else the first call with this id. */
+  private callWithId(id: string, index: number | undefined): PendingCall | undefined {
+    const atIndex = index === undefined ? undefined : this.latest((call) => call.id === id && call.index === index);
+    return atIndex ?? this.calls.find((call) => call.id === id);
   }
 
   private latest(match: (call: PendingCall) => boolean): PendingCall | undefined {
@@ -87,16 +91,5 @@ export class ToolCallAccumulator {
     const call: PendingCall = { index, order: this.calls.length, id: undefined, name: undefined, arguments: '' };
     this.calls.push(call);
     return call;
-  }
-}
-
-function argumentsFragment(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  // Some providers send the arguments as an already parsed object.
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return '';
   }
 }

@@ -28,7 +28,9 @@ function toolCallDeltas(turn: ResolvedTurn, chunkSize: number): ToolCallDelta[][
           turn.spec.nameOnLastFragment && isLast ? { name: call.name, arguments: fragment } : { arguments: fragment },
       };
     });
-    return [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }, ...tail];
+    const head: ToolCallDelta = { index, type: 'function', function: { name: call.name, arguments: '' } };
+    if (call.id !== undefined) head.id = call.id;
+    return [head, ...tail];
   });
 }
 

@@ -34,7 +34,7 @@ export function completionBody(turn: ResolvedTurn, usage: ScriptedUsage, meta: C
           ...(hasCalls
             ? {
                 tool_calls: turn.toolCalls.map((call) => ({
-                  id: call.id,
+                  ...(call.id !== undefined ? { id: call.id } : {}),
                   type: 'function',
                   function: { name: call.name, arguments: call.arguments },
                 })),

@@ -20,8 +20,11 @@ export interface ScriptedRequestMessage {
 export interface ScriptedToolCall {
   name: string;
   arguments?: Record<string, unknown> | unknown[] | string;
-  /** Defaults to `call_<turn>_<position>`, stable across retries. */
-  id?: string;
+  /**
+   * Defaults to `call_<turn>_<position>`, stable across retries. Several calls may share one id;
+   * `null` sends the call without an id.
+   */
+  id?: string | null;
 }
 
 export interface ScriptedUsage {

@@ -7,10 +7,10 @@ import type {
   ScriptedTurnSpec,
 } from './scripted-model-types';
 
-/** A turn ready to be sent: tool calls have ids and raw argument strings. */
+/** A turn ready to be sent: tool calls have ids (unless scripted without) and raw argument strings. */
 export interface ResolvedTurn {
   text: string;
-  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  toolCalls: Array<{ id: string | undefined; name: string; arguments: string }>;
   spec: ScriptedTurnSpec;
 }
 
@@ -38,7 +38,7 @@ export function resolveTurn(spec: ScriptedTurnSpec, turnIndex: number): Resolved
   return {
     text: spec.text ?? '',
     toolCalls: (spec.toolCalls ?? []).map((call, position) => ({
-      id: call.id ?? `call_${turnIndex}_${position}`,
+      id: call.id === null ? undefined : (call.id ?? `call_${turnIndex}_${position}`),
       name: call.name,
       arguments: argumentsText(call),
     })),

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import type { AgentDescriptor } from '../common/agent';
 import type { ToolGroupSpec } from '../common/tools';
 import {
@@ -71,6 +72,7 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     ...(definition.externalTimeout ? { externalTimeout: definition.externalTimeout } : {}),
     maxResultChars: definition.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     maxEmptyReplies: definition.maxEmptyReplies ?? DEFAULT_MAX_EMPTY_REPLIES,
+    maxPayloadBytes: definition.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
   };
   return { definition, toolkit, descriptor };
 }

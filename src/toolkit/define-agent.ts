@@ -44,6 +44,11 @@ export interface AgentOptions {
   maxResultChars?: number;
   /** Consecutive empty replies tolerated before the run fails (default 3). */
   maxEmptyReplies?: number;
+  /**
+   * Largest signal or update payload (edited input, submitted result, …) a run accepts, in bytes
+   * of JSON (default 1 MiB; Temporal refuses anything over 2 MiB).
+   */
+  maxPayloadBytes?: number;
 }
 
 export interface AgentDefinition extends Omit<AgentOptions, 'model'> {
@@ -61,6 +66,9 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   }
   if (options.maxIters !== undefined && (!Number.isInteger(options.maxIters) || options.maxIters < 1)) {
     throw new Error(`Agent '${options.name}': maxIters must be a positive integer.`);
+  }
+  if (options.maxPayloadBytes !== undefined && (!Number.isInteger(options.maxPayloadBytes) || options.maxPayloadBytes < 1024)) {
+    throw new Error(`Agent '${options.name}': maxPayloadBytes must be an integer of at least 1024.`);
   }
   const ruleProblems = validatePermissionSettings(options.permissions ?? {});
   if (ruleProblems.length > 0) {

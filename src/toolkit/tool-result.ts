@@ -1,5 +1,9 @@
 import type { ContentBlock, ToolResultState } from '../common/messages';
+import { boundBlocks } from './bound-blocks';
 import type { RichToolResult, ToolReturn } from './define-tool';
+import { truncateText } from '../common/truncate-text';
+
+export { TRUNCATION_MARKER, truncateText } from '../common/truncate-text';
 
 export interface ToolResult {
   /** What the model sees. */
@@ -8,33 +12,43 @@ export interface ToolResult {
   blocks?: ContentBlock[];
 }
 
-export const TRUNCATION_MARKER = '\n[... output truncated: showing the first {shown} of {total} characters ...]';
-
-export function truncateText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const marker = TRUNCATION_MARKER.replace('{shown}', String(maxChars)).replace('{total}', String(text.length));
-  return text.slice(0, maxChars) + marker;
-}
-
 function isRich(value: ToolReturn): value is RichToolResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as RichToolResult).blocks);
 }
 
 function blocksToText(blocks: ContentBlock[]): string {
-  const texts = blocks.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b.type === 'text').map((b) => b.text);
+  const texts = blocks.filter((b): b is Extract<ContentBlock, { type: 'text' }> => b?.type === 'text').map((b) => b.text);
   if (texts.length > 0) return texts.join('\n');
-  const others = blocks.map((b) => (b.type === 'json' ? JSON.stringify(b.data) : `[${b.type}]`));
+  const others = blocks.map((b) => (b?.type === 'json' ? jsonText(b.data) : `[${b?.type}]`));
   return others.join('\n');
+}
+
+function jsonText(data: unknown): string {
+  try {
+    return JSON.stringify(data) ?? '';
+  } catch {
+    return '[json: not serializable]';
+  }
+}
+
+/**
+ * The result cut to `maxChars`: the content the model sees, and the blocks the run keeps (see
+ * boundBlocks), so that no result is too large for an activity to return. Bounding a bounded
+ * result changes nothing.
+ */
+export function boundToolResult(result: ToolResult, maxChars: number): ToolResult {
+  return {
+    content: truncateText(result.content, maxChars),
+    state: result.state,
+    ...(Array.isArray(result.blocks) ? { blocks: boundBlocks(result.blocks, maxChars) } : {}),
+  };
 }
 
 /** string as is, undefined → `Done`, null → `null`, content blocks → their text, anything else → JSON. */
 export function toToolResult(value: ToolReturn, maxChars: number): ToolResult {
   if (isRich(value)) {
-    return {
-      content: truncateText(blocksToText(value.blocks), maxChars),
-      state: value.isError ? 'error' : 'success',
-      blocks: value.blocks,
-    };
+    const state = value.isError ? 'error' : 'success';
+    return boundToolResult({ content: blocksToText(value.blocks), state, blocks: value.blocks }, maxChars);
   }
   let text: string;
   if (typeof value === 'string') text = value;

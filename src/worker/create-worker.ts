@@ -110,6 +110,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       // ignores it cannot hold the process forever (its call is retried by another worker).
       shutdownGraceTime: '5s',
       shutdownForceTime: '30s',
+      disablePayloadErrorLimit: true,
       ...(options.workerOptions ?? {}),
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import { condition } from '@temporalio/workflow';
 import type { PreparedCall } from '../activities/activity-types';
 import type { ApprovalDecision } from '../common/run';
 import { nowIso } from './clock';
-import { settle, takeApproval } from './decisions';
+import { pendingOfKind, settle, takeApproval } from './decisions';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { setStatus, setStep } from './status';
@@ -11,10 +11,44 @@ type AskCall = Extract<PreparedCall, { outcome: 'ask' }>;
 
 export type GateOutcome = { callId: string; decision: ApprovalDecision | 'timed_out' };
 
-function describeWaiting(calls: AskCall[], workflowHint: string): string {
-  return calls
-    .map((c) => `- \`${c.tool}\` ${JSON.stringify(c.input)} — ${c.decision.reason}\n  approve: \`${workflowHint} ${c.callId}\``)
-    .join('\n');
+/** The Web UI's current details while calls wait: each waiting call with the commands that answer it. */
+export function showWaitingApprovals(state: RunState, workflowId: string): void {
+  const waiting = pendingOfKind(state, 'approval');
+  const lines = waiting.map(
+    (c) =>
+      `- \`${c.tool}\` ${JSON.stringify(c.input)} — ${c.decision?.reason ?? ''}\n` +
+      `  approve: \`durable-agent approve ${workflowId} ${c.callId}\`\n` +
+      `  deny: \`durable-agent deny ${workflowId} ${c.callId} --reason "..."\``,
+  );
+  setStep(state, `waiting for approval of ${waiting.length} tool call(s)`, lines.join('\n'));
+}
+
+function decidedEvent(state: RunState, call: { callId: string; tool: string }, decision: ApprovalDecision | undefined, timeout?: unknown): void {
+  const approved = decision?.approved ?? false;
+  recordEvent(
+    state,
+    {
+      type: 'permission_decided',
+      callId: call.callId,
+      tool: call.tool,
+      behavior: approved ? 'allow' : 'deny',
+      by: decision ? 'user' : 'timeout',
+      reason: decision ? decision.reason ?? (approved ? 'approved' : 'denied') : `approval timed out after ${timeout}`,
+    },
+    nowIso(),
+  );
+}
+
+/**
+ * A person decided a call that was waiting: from now on it is no longer pending (state, `pending`,
+ * the Web UI), though its batch may still wait for the other calls.
+ */
+export function markDecided(state: RunState, decision: ApprovalDecision, workflowId: string): void {
+  const call = state.pending.find((p) => p.callId === decision.callId && p.kind === 'approval');
+  if (!call) return;
+  state.pending = state.pending.filter((p) => p !== call);
+  decidedEvent(state, call, decision);
+  if (pendingOfKind(state, 'approval').length > 0) showWaitingApprovals(state, workflowId);
 }
 
 /**
@@ -23,8 +57,8 @@ function describeWaiting(calls: AskCall[], workflowHint: string): string {
  */
 export async function awaitApprovals(state: RunState, calls: AskCall[], workflowId: string): Promise<GateOutcome[]> {
   if (calls.length === 0) return [];
+  const decidedEarly = new Set(calls.filter((c) => state.approvals.some((a) => a.callId === c.callId)).map((c) => c.callId));
   for (const call of calls) {
-    state.pending.push({ callId: call.callId, tool: call.tool, kind: 'approval', input: call.input, decision: call.decision, since: nowIso() });
     recordEvent(
       state,
       {
@@ -37,9 +71,12 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
       },
       nowIso(),
     );
+    if (!decidedEarly.has(call.callId)) {
+      state.pending.push({ callId: call.callId, tool: call.tool, kind: 'approval', input: call.input, decision: call.decision, since: nowIso() });
+    }
   }
   setStatus(state, 'awaiting_approval');
-  setStep(state, `waiting for approval of ${calls.length} tool call(s)`, describeWaiting(calls, `durable-agent approve ${workflowId}`));
+  showWaitingApprovals(state, workflowId);
 
   const decided = () => calls.every((c) => state.approvals.some((a) => a.callId === c.callId));
   const timeout = state.descriptor.approvalTimeout;
@@ -47,22 +84,10 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
   else await condition(decided);
 
   const outcomes = calls.map((call): GateOutcome => {
+    const stillPending = state.pending.some((p) => p.callId === call.callId);
     const decision = takeApproval(state, call.callId);
     settle(state, call.callId);
-    const by = decision ? 'user' : 'timeout';
-    const approved = decision?.approved ?? false;
-    recordEvent(
-      state,
-      {
-        type: 'permission_decided',
-        callId: call.callId,
-        tool: call.tool,
-        behavior: approved ? 'allow' : 'deny',
-        by,
-        reason: decision ? decision.reason ?? (approved ? 'approved' : 'denied') : `approval timed out after ${timeout}`,
-      },
-      nowIso(),
-    );
+    if (decidedEarly.has(call.callId) || stillPending) decidedEvent(state, call, decision, timeout);
     if (decision?.approved && decision.remember === 'session' && call.decision.suggestedRule) {
       if (!state.sessionRules.includes(call.decision.suggestedRule)) state.sessionRules.push(call.decision.suggestedRule);
     }

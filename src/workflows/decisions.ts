@@ -1,47 +1,79 @@
 import type { ApprovalDecision, PendingCall, SubmittedResult } from '../common/run';
 import type { RunState } from './run-state';
 
-function isCurrentCall(state: RunState, callId: string): boolean {
-  return state.currentCalls.some((call) => call.id === callId);
-}
-
 /** How many answers for calls the run has not seen yet it keeps (signals may race the model's reply). */
 export const MAX_EARLY_ANSWERS = 50;
 
 /**
- * Why a decision for `callId` cannot be taken, or undefined when it can. With `acceptUnseen`
- * (signals, which cannot answer back) a decision for a call the run has not seen yet is kept
- * until that call asks; updates reject it so the caller learns at once.
+ * Where a call stands: answered for good, waiting for a person (`approval`) or an outside
+ * result (`external`), being checked by the worker, decided by the rules and running, or not
+ * seen at all (an answer that raced the model's reply).
  */
-export function approvalProblem(state: RunState, callId: string, acceptUnseen = false): string | undefined {
-  if (typeof callId !== 'string' || callId === '') return 'callId is required';
-  const known = isCurrentCall(state, callId) || state.pending.some((p) => p.callId === callId && p.kind === 'approval');
-  const unknown = `no tool call '${callId}' is waiting for approval`;
-  if (state.settled.includes(callId)) return `tool call '${callId}' was already decided`;
-  if (state.approvals.some((a) => a.callId === callId)) return known || acceptUnseen ? `tool call '${callId}' was already decided` : unknown;
-  return known || acceptUnseen ? undefined : unknown;
+export type CallPhase = 'settled' | 'approval' | 'external' | 'checking' | 'running' | 'unseen';
+
+export function phaseOf(state: RunState, callId: string): CallPhase {
+  if (state.settled.includes(callId)) return 'settled';
+  const pending = state.pending.find((p) => p.callId === callId);
+  if (pending) return pending.kind;
+  if (state.checking.includes(callId)) return 'checking';
+  if (state.currentCalls.some((call) => call.id === callId)) return 'running';
+  return 'unseen';
 }
 
-export function submissionProblem(state: RunState, callId: string, acceptUnseen = false): string | undefined {
-  if (typeof callId !== 'string' || callId === '') return 'callId is required';
-  const known = isCurrentCall(state, callId) || state.pending.some((p) => p.callId === callId && p.kind === 'external');
-  const unknown = `no tool call '${callId}' is waiting for an external result`;
-  const already = `a result for tool call '${callId}' was already submitted`;
-  if (state.settled.includes(callId)) return already;
-  if (state.submissions.some((s) => s.callId === callId)) return known || acceptUnseen ? already : unknown;
-  return known || acceptUnseen ? undefined : unknown;
+/**
+ * Why a decision for `callId` cannot be taken, or undefined when it can. Signals (`early`), which
+ * cannot answer back, may decide a call that is still being checked or not seen yet: the answer
+ * is kept until the call asks. Updates answer only a call that waits for approval now.
+ */
+export function approvalProblem(state: RunState, callId: string, early = false): string | undefined {
+  const phase = phaseOf(state, callId);
+  if (phase === 'unseen' && !early) return `no tool call '${callId}' is waiting for approval`;
+  if (phase === 'settled' || state.approvals.some((a) => a.callId === callId)) return `tool call '${callId}' was already decided`;
+  switch (phase) {
+    case 'approval':
+      return undefined;
+    case 'external':
+      return `tool call '${callId}' waits for an external result, not an approval: submit its result instead`;
+    case 'running':
+      return `tool call '${callId}' needs no approval: the rules already decided it`;
+    case 'checking':
+      return early ? undefined : `tool call '${callId}' is still being checked; it is not waiting for approval (yet)`;
+    default:
+      return early ? undefined : `no tool call '${callId}' is waiting for approval`;
+  }
+}
+
+export function submissionProblem(state: RunState, callId: string, early = false): string | undefined {
+  const phase = phaseOf(state, callId);
+  if (phase === 'unseen' && !early) return `no tool call '${callId}' is waiting for an external result`;
+  if (phase === 'settled' || state.submissions.some((s) => s.callId === callId)) {
+    return `a result for tool call '${callId}' was already submitted`;
+  }
+  switch (phase) {
+    case 'external':
+      return undefined;
+    case 'approval':
+      return `tool call '${callId}' waits for approval, not an external result: approve or deny it instead`;
+    case 'running':
+      // A running tool may still suspend and ask for its result; a signal's answer is kept for that.
+      return early ? undefined : `tool call '${callId}' is running on a worker and has not asked for an external result`;
+    case 'checking':
+      return early ? undefined : `tool call '${callId}' is still being checked; it is not waiting for an external result (yet)`;
+    default:
+      return early ? undefined : `no tool call '${callId}' is waiting for an external result`;
+  }
 }
 
 export function isUnseen(state: RunState, callId: string): boolean {
-  return !isCurrentCall(state, callId) && !state.pending.some((p) => p.callId === callId);
+  return phaseOf(state, callId) === 'unseen';
 }
 
 /** Keep the list of early answers bounded: the oldest answers for unseen calls go first. */
-export function trimEarly<T extends { callId: string }>(state: RunState, answers: T[]): void {
+export function trimEarly<T extends { callId: string }>(state: RunState, answers: T[]): T[] {
   const early = answers.filter((a) => isUnseen(state, a.callId));
-  for (const stale of early.slice(0, Math.max(0, early.length - MAX_EARLY_ANSWERS))) {
-    answers.splice(answers.indexOf(stale), 1);
-  }
+  const dropped = early.slice(0, Math.max(0, early.length - MAX_EARLY_ANSWERS));
+  for (const stale of dropped) answers.splice(answers.indexOf(stale), 1);
+  return dropped;
 }
 
 export function takeApproval(state: RunState, callId: string): ApprovalDecision | undefined {

@@ -1,4 +1,16 @@
-import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
+import type { z } from 'zod';
+import { parsePayload, type Parsed } from '../common/boundary/parse-payload';
+import {
+  approveAllSchema,
+  approveSchema,
+  decideSchema,
+  denySchema,
+  eventsAfterSchema,
+  messageCountSchema,
+  setGroupsSchema,
+  submitToolResultSchema,
+} from '../common/boundary/payload-schemas';
 import {
   approveAllSignal,
   approveSignal,
@@ -10,121 +22,119 @@ import {
   stateQuery,
   submitToolResultSignal,
   submitToolResultUpdate,
-  type DecideRequest,
-  type SubmitToolResultRequest,
 } from '../common/definitions';
-import type { ApprovalDecision, SubmittedResult } from '../common/run';
-import { activities } from './activities-proxy';
-import { nowIso } from './clock';
-import { approvalProblem, isUnseen, pendingOfKind, submissionProblem, trimEarly } from './decisions';
+import { approvalProblem, pendingOfKind, submissionProblem } from './decisions';
 import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
+import { recordDecision, recordSubmission } from './record-answers';
+import { callIdOf, payloadLimit, rejectInput } from './reject-input';
 import { snapshotState, type RunState } from './run-state';
 
-function toolOfCall(state: RunState, callId: string): string | undefined {
-  return state.pending.find((p) => p.callId === callId)?.tool ?? state.currentCalls.find((c) => c.id === callId)?.name;
+/**
+ * Every message from outside is parsed by its schema before use. A signal the run cannot use is
+ * rejected with an `input_rejected` event; an update is refused in its validator with the reason;
+ * a query answers with an error. No handler lets an error reach the workflow task.
+ */
+
+function parse<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): Parsed<z.output<S>> {
+  return parsePayload(handler, schema, raw, payloadLimit(state));
+}
+
+function onSignal<S extends z.ZodTypeAny>(
+  state: RunState,
+  handler: string,
+  schema: S,
+  apply: (value: z.output<S>) => unknown,
+): (raw: unknown) => Promise<void> {
+  return async (raw) => {
+    const parsed = parse(state, handler, schema, raw);
+    if (!parsed.ok) return rejectInput(state, handler, parsed.reason, callIdOf(raw));
+    try {
+      await apply(parsed.value);
+    } catch (error) {
+      rejectInput(state, handler, `${handler}: ${(error as Error)?.message ?? String(error)}`, callIdOf(raw));
+    }
+  };
+}
+
+function validated<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): z.output<S> {
+  const parsed = parse(state, handler, schema, raw);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.value;
 }
 
 /**
- * Edited input is checked against the tool's schema by the worker before it counts. From a signal
- * (`early`), a decision for a call the run has not seen yet is kept until the call asks.
+ * The update's request as its validator accepted it (parsed again for the transforms, e.g. a
+ * capped reason). The handler hands back the work's promise itself, without awaiting it, so the
+ * update completes at the same point of the workflow task as in runs recorded before.
  */
-async function recordDecision(state: RunState, request: DecideRequest, early = false): Promise<ApprovalDecision> {
-  let input = request.input;
-  if (early && input !== undefined && isUnseen(state, request.callId)) {
-    throw ApplicationFailure.nonRetryable('edited input needs the call to be known first', 'Agent.UnknownCall');
-  }
-  if (request.approved && input !== undefined) {
-    const tool = toolOfCall(state, request.callId) ?? '';
-    const checked = await activities.validateEditedInput.executeWithOptions(
-      { summary: `validate edited input of ${tool}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
-      [{ agent: state.agent, tool, input }],
-    );
-    if (!checked.ok) {
-      throw ApplicationFailure.nonRetryable(`Edited input rejected: ${checked.message}`, 'Agent.InvalidEditedInput');
-    }
-    input = checked.input;
-  }
-  const problem = approvalProblem(state, request.callId, early);
-  if (problem) throw ApplicationFailure.nonRetryable(problem, 'Agent.UnknownCall');
-  if (early && isUnseen(state, request.callId)) log.info('Keeping a decision for a call not seen yet', { callId: request.callId });
-  const decision: ApprovalDecision = {
-    callId: request.callId,
-    approved: request.approved,
-    decidedAt: nowIso(),
-    ...(request.reason !== undefined ? { reason: request.reason } : {}),
-    ...(input !== undefined ? { input } : {}),
-    ...(request.remember ? { remember: request.remember } : {}),
-  };
-  state.approvals.push(decision);
-  trimEarly(state, state.approvals);
-  return decision;
+function acceptedRequest<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): z.output<S> {
+  const parsed = parse(state, handler, schema, raw);
+  if (!parsed.ok) throw ApplicationFailure.nonRetryable(parsed.reason, 'Agent.RequestRejected');
+  return parsed.value;
 }
 
-/** Signals cannot answer back, so a decision they cannot take is logged and ignored. */
-async function decideFromSignal(state: RunState, request: DecideRequest): Promise<void> {
-  try {
-    await recordDecision(state, request, true);
-  } catch (error) {
-    log.warn('Ignored approval signal', { callId: request?.callId, reason: (error as Error).message });
-  }
-}
-
-function recordSubmission(state: RunState, request: SubmitToolResultRequest, early = false): SubmittedResult {
-  const problem = submissionProblem(state, request.callId, early);
-  if (problem) throw ApplicationFailure.nonRetryable(problem, 'Agent.UnknownCall');
-  if (typeof request.output !== 'string') throw ApplicationFailure.nonRetryable('output must be a string', 'Agent.InvalidSubmission');
-  const submission: SubmittedResult = {
-    callId: request.callId,
-    output: request.output,
-    submittedAt: nowIso(),
-    ...(request.isError ? { isError: true } : {}),
-  };
-  state.submissions.push(submission);
-  trimEarly(state, state.submissions);
-  return submission;
+function queryArgument<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): z.output<S> {
+  return validated(state, handler, schema, raw);
 }
 
 export function installHandlers(state: RunState): void {
   setHandler(stateQuery, () => snapshotState(state));
-  setHandler(eventsQuery, (afterSeq?: number) => eventsAfter(state, afterSeq ?? 0));
-  setHandler(conversationQuery, (count: number) => state.messages.slice(0, count));
+  setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', eventsAfterSchema, afterSeq)));
+  setHandler(conversationQuery, (count: unknown) => state.messages.slice(0, queryArgument(state, 'conversation', messageCountSchema, count)));
 
-  setHandler(approveSignal, (req) =>
-    decideFromSignal(state, { callId: req?.callId, approved: true, input: req?.input, remember: req?.remember }),
+  setHandler(
+    approveSignal,
+    onSignal(state, 'approve', approveSchema, (req) => recordDecision(state, { ...req, approved: true }, true)),
   );
-  setHandler(denySignal, (req) => decideFromSignal(state, { callId: req?.callId, approved: false, reason: req?.reason }));
-  setHandler(approveAllSignal, async (req) => {
-    for (const pending of pendingOfKind(state, 'approval')) {
-      await decideFromSignal(state, { callId: pending.callId, approved: true, remember: req?.remember });
-    }
-  });
-  setHandler(decideUpdate, (req) => recordDecision(state, req), {
-    validator: (req) => {
-      const problem = approvalProblem(state, req?.callId);
-      if (problem) throw new Error(problem);
-      if (typeof req.approved !== 'boolean') throw new Error('approved must be true or false');
-    },
-  });
-
-  setHandler(submitToolResultSignal, (req) => {
-    try {
+  setHandler(
+    denySignal,
+    onSignal(state, 'deny', denySchema, (req) => recordDecision(state, { ...req, approved: false }, true)),
+  );
+  setHandler(
+    approveAllSignal,
+    onSignal(state, 'approveAll', approveAllSchema, async (req) => {
+      for (const pending of [...pendingOfKind(state, 'approval')]) {
+        await recordDecision(state, { callId: pending.callId, approved: true, ...(req.remember ? { remember: req.remember } : {}) }, true).catch(
+          (error: Error) => rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
+        );
+      }
+    }),
+  );
+  setHandler(
+    submitToolResultSignal,
+    onSignal(state, 'submitToolResult', submitToolResultSchema, (req) => {
       recordSubmission(state, req, true);
-    } catch (error) {
-      log.warn('Ignored submitToolResult signal', { callId: req?.callId, reason: (error as Error).message });
-    }
-  });
-  setHandler(submitToolResultUpdate, (req) => recordSubmission(state, req), {
+    }),
+  );
+  setHandler(
+    setGroupsSignal,
+    onSignal(state, 'setGroups', setGroupsSchema, (req) => {
+      const { active, unknown } = changeGroups(state.descriptor, state.activeGroups, req);
+      state.activeGroups = active;
+      if (unknown.length > 0) rejectInput(state, 'setGroups', `setGroups: unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')} were ignored`);
+    }),
+  );
+
+  setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', decideSchema, req)), {
     validator: (req) => {
-      const problem = submissionProblem(state, req?.callId);
+      const request = validated(state, 'decide', decideSchema, req);
+      const problem = approvalProblem(state, request.callId);
       if (problem) throw new Error(problem);
-      if (typeof req.output !== 'string') throw new Error('output must be a string');
     },
   });
+  setHandler(
+    submitToolResultUpdate,
+    (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', submitToolResultSchema, req)),
+    {
+      validator: (req) => {
+        const request = validated(state, 'submitToolResultUpdate', submitToolResultSchema, req);
+        const problem = submissionProblem(state, request.callId);
+        if (problem) throw new Error(problem);
+      },
+    },
+  );
 
-  setHandler(setGroupsSignal, (req) => {
-    const { active, unknown } = changeGroups(state.descriptor, state.activeGroups, req ?? {});
-    if (unknown.length > 0) log.warn('setGroups named unknown groups', { unknown });
-    state.activeGroups = active;
-  });
+  // A signal with a name the run does not know would otherwise wait in a buffer unseen.
+  setDefaultSignalHandler((name: string) => rejectInput(state, name, `'${name}' is not a signal of an agent run`));
 }

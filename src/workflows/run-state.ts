@@ -29,6 +29,8 @@ export interface RunState {
   currentStep: string;
   /** Tool calls of the model reply being handled; decisions for them may arrive early. */
   currentCalls: ToolCall[];
+  /** Ids of current calls the worker is checking (validation, permissions) right now. */
+  checking: string[];
   pending: PendingCall[];
   approvals: ApprovalDecision[];
   submissions: SubmittedResult[];
@@ -64,6 +66,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     status: 'running',
     currentStep: 'starting',
     currentCalls: [],
+    checking: [],
     pending: [],
     approvals: carried?.approvals ?? [],
     submissions: carried?.submissions ?? [],

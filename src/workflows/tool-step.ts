@@ -9,6 +9,7 @@ import { resetEquippedTools } from './equip-groups';
 import { preview, recordEvent } from './event-log';
 import { announceExternal, awaitExternalResult } from './external-wait';
 import { planBatches } from './plan-batches';
+import { reportUnusedAnswers } from './record-answers';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, DEFAULT_TOOL_TIMEOUT, toolRetryPolicy } from './tool-defaults';
@@ -141,7 +142,13 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
     else forWorker.push(call);
   }
 
-  const prepared = await prepare(state, forWorker);
+  state.checking = forWorker.map((call) => call.id);
+  let prepared: Map<string, PreparedCall>;
+  try {
+    prepared = await prepare(state, forWorker);
+  } finally {
+    state.checking = [];
+  }
   const asks: Extract<PreparedCall, { outcome: 'ask' }>[] = [];
   for (const p of prepared.values()) {
     const call = forWorker.find((c) => c.id === p.callId)!;
@@ -172,6 +179,7 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
     batch.items.forEach((plan, i) => results.set(plan.call.id, batchResults[i]));
   }
   for (const call of calls) if (!state.settled.includes(call.id)) settle(state, call.id);
+  reportUnusedAnswers(state, calls.map((call) => call.id));
   state.currentCalls = [];
 
   return calls.map((call): ToolMessage => {

@@ -64,6 +64,13 @@ describe('createChatModel', () => {
       'Your order ORD-1 ships tomorrow; Paris is sunny.',
       {},
       { toolCalls: [{ name: 'query_order', arguments: { order_id: 'ORD-3' } }], nameOnLastFragment: true },
+      {
+        toolCalls: [
+          { id: 'dup', name: 'get_weather', arguments: { city: 'Rome' } },
+          { id: 'dup', name: 'query_order', arguments: { order_id: 'ORD-4' } },
+          { id: null, name: 'get_weather', arguments: { city: 'Oslo' } },
+        ],
+      },
     ];
 
     beforeEach(async () => {
@@ -140,6 +147,16 @@ describe('createChatModel', () => {
       const { plain, streamed } = await both(4);
       expect(streamed).toEqual(plain);
       expect(streamed.message.toolCalls).toEqual([{ id: 'call_4_0', name: 'query_order', arguments: '{"order_id":"ORD-3"}' }]);
+    });
+
+    it('when calls share an id or have none: each stays its own call', async () => {
+      const { plain, streamed } = await both(5);
+      expect(streamed).toEqual(plain);
+      expect(plain.message.toolCalls).toEqual([
+        { id: 'dup', name: 'get_weather', arguments: '{"city":"Rome"}' },
+        { id: 'dup', name: 'query_order', arguments: '{"order_id":"ORD-4"}' },
+        { id: 'call_2', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+      ]);
     });
   });
 

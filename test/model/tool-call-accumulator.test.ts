@@ -119,6 +119,46 @@ describe('ToolCallAccumulator', () => {
     ]);
   });
 
+  it('keeps calls that repeat one id at distinct indexes apart', () => {
+    const first = openAIDeltas(0, 'dup', 'get_weather', ['{"city":', '"Rome"}']);
+    const second = openAIDeltas(1, 'dup', 'query_order', ['{"order_id"', ':"I9"}']);
+    const interleaved = first.flatMap((delta, round) => [delta, second[round]]);
+    expect(accumulate(interleaved)).toEqual([
+      { id: 'dup', name: 'get_weather', arguments: '{"city":"Rome"}' },
+      { id: 'dup', name: 'query_order', arguments: '{"order_id":"I9"}' },
+    ]);
+  });
+
+  it('sends fragments that repeat a shared id to the call at their own index', () => {
+    const calls = accumulate([
+      { index: 0, id: 'dup', function: { name: 'get_weather', arguments: '{"city":' } },
+      { index: 1, id: 'dup', function: { name: 'get_weather', arguments: '{"city":' } },
+      { index: 1, id: 'dup', function: { arguments: '"Oslo"}' } },
+      { index: 0, id: 'dup', function: { arguments: '"Rome"}' } },
+    ]);
+    expect(calls).toEqual([
+      { id: 'dup', name: 'get_weather', arguments: '{"city":"Rome"}' },
+      { id: 'dup', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+    ]);
+  });
+
+  it('joins a named fragment with the same id at the same index, or with no index, to its call', () => {
+    const calls = accumulate([
+      { index: 0, id: 'call_s', function: { name: 'query_order', arguments: '{"order_id":' } },
+      { index: 0, id: 'call_s', function: { name: 'query_order', arguments: '"J1"' } },
+      { id: 'call_s', function: { name: 'query_order', arguments: '}' } },
+    ]);
+    expect(calls).toEqual([{ id: 'call_s', name: 'query_order', arguments: '{"order_id":"J1"}' }]);
+  });
+
+  it('joins a name-less fragment with a known id to that call even at another index', () => {
+    const calls = accumulate([
+      { index: 0, id: 'call_t', function: { name: 'query_order', arguments: '{"order_id":' } },
+      { index: 3, id: 'call_t', function: { arguments: '"K2"}' } },
+    ]);
+    expect(calls).toEqual([{ id: 'call_t', name: 'query_order', arguments: '{"order_id":"K2"}' }]);
+  });
+
   it('survives malformed deltas without crashing or inventing calls', () => {
     const accumulator = new ToolCallAccumulator();
     accumulator.add({ index: 0, id: 'call_m', function: { name: 'query_order', arguments: '{"order_id":' } });

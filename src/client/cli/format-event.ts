@@ -53,6 +53,8 @@ export function formatEvent(event: AgentEvent, workflowId: string): string {
       ].join('\n');
     case 'external_submitted':
       return `${t}   ◀ external ${event.tool}${event.isError ? ' (error)' : ''}: ${event.preview}`;
+    case 'input_rejected':
+      return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
     case 'run_finished':
       return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
   }
