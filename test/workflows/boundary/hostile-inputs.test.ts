@@ -4,6 +4,7 @@ import type { AgentRun } from '../../../src/client/agent-run';
 import type { AgentEvent } from '../../../src/common/events';
 import { startAgentTestEnv, type AgentTestEnv } from '../../helpers/agent-test-env';
 import { runCliCaptured } from '../../helpers/cli-capture';
+import { maybeRecordHistory } from '../../helpers/record-history';
 import { toolMessages } from '../../helpers/tool-messages';
 import { waitFor, waitForPending } from '../../helpers/wait-for';
 import { workflowTaskFailures } from '../../helpers/workflow-task-failures';
@@ -32,6 +33,8 @@ describe('nothing from outside can break a run', () => {
     env = await startAgentTestEnv({ agents: [boundaryAgent] });
   });
   afterAll(async () => env?.stop());
+
+  const cliConnection = () => ['--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
 
   async function parkedRun(): Promise<{ run: AgentRun; refundA: string; refundB: string; ship: string }> {
     env.model.setScript((_req, info) =>
@@ -83,6 +86,7 @@ describe('nothing from outside can break a run', () => {
     expect(result.status).toBe('completed');
     expect(toolMessages(result.messages).map((m) => m.state)).toEqual(['success', 'denied', 'success']);
     expect(await workflowTaskFailures(run)).toEqual([]);
+    await maybeRecordHistory(run, 'bad-payloads-rejected');
   });
 
   test('updates of the wrong kind, for decided calls, or too large are rejected; nothing is silently lost', async () => {
@@ -106,6 +110,9 @@ describe('nothing from outside can break a run', () => {
       'submitToolResultUpdate: the payload is 3 MiB, over the limit of 1 MiB (1048576 bytes); it was not sent',
     );
     await expect(run.handle.executeUpdate('submitToolResultUpdate', { args: [{ callId: ship, output: huge }] })).rejects.toThrow();
+    const cli = await runCliCaptured(['approve', run.workflowId, refundA, '--input', JSON.stringify({ order_id: huge, amount: 1 }), ...cliConnection()]);
+    expect(cli.code).toBe(1);
+    expect(cli.err.join('\n')).toContain('decide: the payload is 3 MiB, over the limit of 1 MiB (1048576 bytes); it was not sent');
     await run.handle.signal('approve', { callId: refundA, input: { order_id: 'y'.repeat(1.5 * MiB), amount: 1 } });
     const bigSignal = await waitFor(
       async () => (await rejectedEvents(run)).find((e) => e.handler === 'approve'),
@@ -121,7 +128,7 @@ describe('nothing from outside can break a run', () => {
     expect(details).toContain(`durable-agent approve ${run.workflowId} ${refundB}`);
     expect(details).toContain(`durable-agent deny ${run.workflowId} ${refundB}`);
     expect(details).not.toContain(refundA);
-    const pending = await runCliCaptured(['pending', run.workflowId, '--json', '--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue]);
+    const pending = await runCliCaptured(['pending', run.workflowId, '--json', ...cliConnection()]);
     expect(JSON.parse(pending.out.join('\n'))[0].pending.map((p: { callId: string }) => p.callId).sort()).toEqual([refundB, ship].sort());
     expect((await run.eventsAfter(0)).filter((e) => e.type === 'permission_decided').map((e) => (e as { callId: string }).callId)).toEqual([refundA]);
     expect(await updateError(run, 'decide', { callId: refundA, approved: false })).toBe(`tool call '${refundA}' was already decided`);
