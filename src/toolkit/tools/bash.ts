@@ -51,7 +51,7 @@ export function bashTool(env: HarnessEnv) {
     description:
       'Run a bash command line in the workspace and return `Exit code: N` followed by its output ' +
       `(stdout and stderr together, cut to ${MAX_SHELL_OUTPUT_CHARS} characters). HOME is the workspace. ` +
-      'Where the sandbox is available the command has no network and can write only the workspace. ' +
+      'Where the sandbox is available the command has no network, sees only the workspace and the system programs, and can write only the workspace. ' +
       `Default timeout ${DEFAULT_SHELL_TIMEOUT_MS / 1000} s; background processes are killed when the command ends.`,
     input,
     patternField: 'command',
@@ -63,14 +63,14 @@ export function bashTool(env: HarnessEnv) {
       const root = workspaceRoot(env.workspace);
       const folder = cwd === undefined ? root : confinePath(root, cwd).real;
       if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`The working folder '${cwd}' does not exist.`);
-      const sandboxed = await chooseSandbox(env.sandbox);
+      const isolation = await chooseSandbox(env.sandbox);
       const timeoutMs = timeout === undefined ? clampShellTimeout(env.shellTimeoutMs) : clampShellTimeout(timeout * 1000);
       const outcome = await runCommand({
         command,
         workspace: root,
         cwd: folder,
         timeoutMs,
-        sandboxed,
+        isolation,
         maxOutputChars: MAX_SHELL_OUTPUT_CHARS,
         signal: ctx.signal,
         onProgress: () => {

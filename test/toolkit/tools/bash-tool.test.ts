@@ -4,7 +4,7 @@ import { harnessTools } from '../../../src/toolkit/tools/harness-tools';
 import type { AnyTool } from '../../../src/toolkit/define-tool';
 import { findTool, run, toolContext } from './helpers/call-tool';
 import { sandboxTest } from './helpers/bwrap-support';
-import { isRunning, sleep, waitUntil } from './helpers/process-state';
+import { processesWith, sleep, uniqueSleep, waitUntil } from './helpers/process-state';
 import { makeLayout, type TempLayout } from './helpers/temp-layout';
 
 let layout: TempLayout;
@@ -19,7 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => layout.cleanup());
 
-describe('bash (plain child process)', () => {
+describe('bash without bubblewrap (own PID namespace where the machine allows it)', () => {
   test('returns the exit code, then stdout and stderr in the order written', async () => {
     expect(await run(bash, { command: 'echo one; echo two >&2; echo three; exit 7' })).toBe('Exit code: 7\none\ntwo\nthree\n');
     expect(await run(bash, { command: 'true' })).toBe('Exit code: 0\n(no output)');
@@ -61,13 +61,14 @@ describe('bash (plain child process)', () => {
   });
 
   test('kills a command at its timeout, with everything it started', async () => {
+    const marker = uniqueSleep();
     const started = Date.now();
-    const output = await run(bash, { command: 'sleep 300 & echo $! > child.pid; sleep 300', timeout: 1 });
+    const call = run(bash, { command: `sleep ${marker} & sleep 300`, timeout: 1 });
+    expect(await waitUntil(() => processesWith(marker).length > 0, 3_000)).toBe(true);
+    const output = await call;
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(output).toMatch(/^Exit code: 124 \(timed out after 1 s; the command and everything it started were killed\)/);
-    const child = Number(fs.readFileSync(path.join(layout.workspace, 'child.pid'), 'utf8'));
-    expect(child).toBeGreaterThan(1);
-    expect(await waitUntil(() => !isRunning(child), 2_000)).toBe(true);
+    expect(await waitUntil(() => processesWith(marker).length === 0, 2_000)).toBe(true);
   });
 
   test('uses the configured default timeout and validates the per-call one', async () => {
@@ -78,22 +79,25 @@ describe('bash (plain child process)', () => {
   });
 
   test('kills the command when the call is cancelled', async () => {
+    const marker = uniqueSleep();
     const controller = new AbortController();
     const started = Date.now();
-    setTimeout(() => controller.abort(), 300);
-    await expect(run(bash, { command: 'sleep 300 & echo $! > child.pid; sleep 300' }, toolContext(controller.signal))).rejects.toThrow(/cancelled/);
+    const call = run(bash, { command: `sleep ${marker} & sleep 300` }, toolContext(controller.signal));
+    expect(await waitUntil(() => processesWith(marker).length > 0, 3_000)).toBe(true);
+    controller.abort();
+    await expect(call).rejects.toThrow(/cancelled/);
     expect(Date.now() - started).toBeLessThan(5_000);
-    const child = Number(fs.readFileSync(path.join(layout.workspace, 'child.pid'), 'utf8'));
-    expect(await waitUntil(() => !isRunning(child), 2_000)).toBe(true);
+    expect(await waitUntil(() => processesWith(marker).length === 0, 2_000)).toBe(true);
   });
 
   test('a child left running in the background is gone when the call returns', async () => {
+    const marker = uniqueSleep();
     const started = Date.now();
-    const output = await run(bash, { command: 'sleep 300 & echo $!' });
-    expect(Date.now() - started).toBeLessThan(1_500);
-    const child = Number(output.split('\n')[1]);
-    expect(child).toBeGreaterThan(1);
-    expect(await waitUntil(() => !isRunning(child), 2_000)).toBe(true);
+    const call = run(bash, { command: `sleep ${marker} & sleep 0.5; echo done` });
+    expect(await waitUntil(() => processesWith(marker).length > 0, 3_000)).toBe(true);
+    expect(await call).toBe('Exit code: 0\ndone\n');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await waitUntil(() => processesWith(marker).length === 0, 2_000)).toBe(true);
   });
 
   test('a detached grandchild does not act after the call', async () => {

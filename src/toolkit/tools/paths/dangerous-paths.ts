@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+
 /**
  * Files and folders that hold secrets or change how code runs. Touching them (reading
  * included) needs a person's approval. Matching is case-insensitive and works on path
@@ -38,13 +40,29 @@ const SECRET_FILES: Record<string, string> = {
   '.zshenv': 'shell start-up commands',
 };
 
+/** Files of /proc that describe the machine, not a process; everything else there is process information. */
+export const HARMLESS_PROC_FILES = ['cpuinfo', 'meminfo', 'loadavg', 'uptime', 'version', 'stat'];
+
+const PROCESS_INFORMATION = 'information about running processes: their environment, memory, command line or open files';
+
+/**
+ * Whether an absolute path is /proc or lies below it, apart from the few machine-wide files.
+ * Through /proc/<pid>, /proc/self and the like a command reads the worker's environment
+ * (and so its API keys) or memory.
+ */
+export function isProcessInformation(absolute: string): boolean {
+  const normalized = path.posix.normalize(absolute.replace(/\\/g, '/')).toLowerCase();
+  const match = /^\/proc(?:\/+([^/]+)(\/.*)?)?\/?$/.exec(normalized);
+  if (!match) return false;
+  return !(match[1] !== undefined && match[2] === undefined && HARMLESS_PROC_FILES.includes(match[1]));
+}
+
 const HARMLESS_ENV_SUFFIXES = new Set(['example', 'sample', 'template', 'dist', 'defaults']);
 
 const SYSTEM_PATHS: Array<[RegExp, string]> = [
   [/^\/etc\/(passwd|shadow|gshadow|sudoers|sudoers\.d|ssh|crontab|cron\.[^/]+)(\/|$)/, 'system accounts, passwords or privileged configuration'],
   [/^\/root(\/|$)/, "the root user's home folder"],
   [/^\/boot(\/|$)/, 'the boot files'],
-  [/^\/proc\/[^/]+\/(environ|mem|maps|cmdline|fd)(\/|$)/, "another process's environment or memory"],
   [/^\/(var\/)?run\/docker\.sock$/, 'the Docker socket (root access to the host)'],
   [/^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|loop|dm-|md|mapper|disk)/, 'a disk device'],
 ];
@@ -67,8 +85,10 @@ function fileReason(name: string): string | undefined {
 export function dangerousPathReason(candidate: string): string | undefined {
   const normalized = candidate.replace(/\\/g, '/').toLowerCase();
   if (normalized.startsWith('/')) {
+    if (isProcessInformation(normalized)) return describe(candidate, PROCESS_INFORMATION);
+    const tidy = path.posix.normalize(normalized);
     for (const [pattern, reason] of SYSTEM_PATHS) {
-      if (pattern.test(normalized)) return describe(candidate, reason);
+      if (pattern.test(normalized) || pattern.test(tidy)) return describe(candidate, reason);
     }
   }
   const parts = normalized.split('/').filter((part) => part !== '' && part !== '.');

@@ -1,19 +1,23 @@
 import { spawn } from 'node:child_process';
+import { systemMounts } from './bubblewrap-mounts';
 import { cleanEnv } from './clean-env';
 
 /**
- * bubblewrap arguments: the whole file system read-only, fresh /dev, /proc, /tmp, the
- * workspace writable, every namespace unshared (no network, own PIDs), no capabilities,
- * and the sandbox dies with the worker.
+ * bubblewrap arguments: the system's programs and libraries and a minimal /etc (read-only),
+ * fresh /dev, /proc, /tmp and /var/tmp, the workspace writable at its real path, and a root
+ * that is otherwise empty and read-only; every namespace unshared (no network, own PIDs), no
+ * capabilities, and the sandbox dies with the worker. Nothing else of the machine (home
+ * folders, other projects, files beside the workspace) exists inside.
  */
 export function bubblewrapArgs(workspace: string, cwd: string): string[] {
   return [
-    '--ro-bind', '/', '/',
+    ...systemMounts(),
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
     '--tmpfs', '/var/tmp',
     '--bind', workspace, workspace,
+    '--remount-ro', '/',
     '--chdir', cwd,
     '--unshare-all',
     '--cap-drop', 'ALL',

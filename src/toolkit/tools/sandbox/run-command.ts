@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { bubblewrapArgs } from './bubblewrap';
 import { cleanEnv } from './clean-env';
+import { isolatedCommand, type Isolation } from './isolation';
 import { OutputCollector } from './output-collector';
 
 export interface RunCommandOptions {
@@ -12,7 +12,7 @@ export interface RunCommandOptions {
   /** Real path of the working folder, inside the workspace. */
   cwd: string;
   timeoutMs: number;
-  sandboxed: boolean;
+  isolation: Isolation;
   maxOutputChars: number;
   signal?: AbortSignal;
   /** Called every few seconds while the command runs. */
@@ -56,16 +56,15 @@ function presentable(text: string, total: number): string {
 }
 
 /**
- * Run one command line with bash in its own process group (inside bubblewrap when
- * `sandboxed`), with a clean environment. On timeout, on abort and after it exits, the
- * whole group is killed, so no child it started in the background outlives the call.
+ * Run one command line with bash in its own process group, isolated as `isolation` says
+ * (bubblewrap, a PID namespace or none), with a clean environment. On timeout, on abort and
+ * after it exits, the whole group is killed, so no child it started in the background
+ * outlives the call.
  */
 export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   const shell = shellPath();
   const script = `exec 2>&1\n${options.command}`;
-  const [file, args] = options.sandboxed
-    ? ['bwrap', [...bubblewrapArgs(options.workspace, options.cwd), '--', shell, '-c', script]]
-    : [shell, ['-c', script]];
+  const [file, args] = isolatedCommand(options.isolation, shell, script, options.workspace, options.cwd);
 
   return new Promise((resolve, reject) => {
     const collector = new OutputCollector(options.maxOutputChars);
@@ -73,8 +72,9 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     let aborted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
+    let drain: NodeJS.Timeout | undefined;
 
-    const child = spawn(file, args as string[], {
+    const child = spawn(file, args, {
       cwd: options.cwd,
       env: cleanEnv(options.workspace),
       detached: true,
@@ -104,6 +104,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       if (settled) return false;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
       if (progress) clearInterval(progress);
       options.signal?.removeEventListener('abort', onAbort);
       killGroup(child.pid);
@@ -129,7 +130,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       killGroup(child.pid);
-      setTimeout(finish, DRAIN_MS);
+      drain = setTimeout(finish, DRAIN_MS);
     });
     child.on('close', finish);
   });

@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import type { PermissionDecision, PermissionMode } from '../../../common/permissions';
 import { confinePath, workspaceRoot } from '../paths/confine-path';
 import { classifyCommand } from './classify-command';
+import { ASSIGNMENT } from './command-sets';
 import { HARMLESS_DEVICES, judgeReads, judgeWrites, type CommandContext } from './path-verdicts';
+import { mentionsProc, processPathDanger } from './process-paths';
 import { lexShell, type ShellRedirect, type ShellSegment } from './shell-lexer';
 import type { ShellScope } from './shell-paths';
 import { allow, askSafety, PASS, strictest, type Verdict } from './shell-verdict';
@@ -30,6 +32,17 @@ function judgeRedirect(redirect: ShellRedirect, ctx: CommandContext): Verdict {
   return judgeWrites('the redirection', [target], ctx);
 }
 
+/** Any word of the command (its name, arguments, assignments, redirection targets) that reaches into /proc. */
+function judgeProcessPaths(segment: ShellSegment, scope: ShellScope): Verdict | undefined {
+  const nameAt = segment.words.findIndex((word) => !ASSIGNMENT.test(word.text));
+  const words = [...segment.words, ...segment.redirects.flatMap((redirect) => (redirect.target ? [redirect.target] : []))];
+  for (let i = 0; i < words.length; i++) {
+    const danger = processPathDanger(words[i]!, scope, i === nameAt);
+    if (danger) return askSafety(danger);
+  }
+  return undefined;
+}
+
 function nextCwd(segment: ShellSegment, following: string[] | undefined, scope: ShellScope): string | undefined {
   const [command, ...args] = segment.words;
   const target = args.find((word) => !word.text.startsWith('-'));
@@ -49,6 +62,7 @@ function judgeLine(command: string, scope: ShellScope, mode: PermissionMode, dep
   if (depth > MAX_NESTING) return askSafety('shell commands nested too deeply to check');
   const lexed = lexShell(command);
   if (lexed.issues.length > 0) return askSafety(`the command uses ${lexed.issues.join('; ')}`);
+  if (lexed.heredocs.some(mentionsProc)) return askSafety("a here-document names something in /proc, where the worker's environment and memory can be read");
   const verdicts: Verdict[] = [];
   lexed.segments.forEach((segment, index) => {
     const following = lexed.segments[index + 1]?.joiners;
@@ -59,6 +73,8 @@ function judgeLine(command: string, scope: ShellScope, mode: PermissionMode, dep
       nested: (inner) => judgeLine(inner, { ...scope }, mode, depth + 1),
     };
     if (segment.joiners.some((op) => op === ')' || op === '&')) scope.cwd = undefined;
+    const processPaths = judgeProcessPaths(segment, scope);
+    if (processPaths) verdicts.push(processPaths);
     for (const redirect of segment.redirects) verdicts.push(judgeRedirect(redirect, ctx));
     verdicts.push(segment.words.length > 0 ? classifyCommand(segment.words, ctx) : allow('redirection only'));
     const name = segment.words[0]?.text;

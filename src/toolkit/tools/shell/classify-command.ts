@@ -17,6 +17,7 @@ import {
 import { hasGlob } from './expand-glob';
 import { classifyFind } from './classify-find';
 import { classifyGit } from './classify-git';
+import { classifyProcessAccess } from './classify-process-access';
 import { classifySed } from './classify-sed';
 import { classifyInterpreter, classifyShell } from './classify-shell';
 import { readOperands, type OperandSpec } from './operands';
@@ -101,6 +102,8 @@ function classifySimple(words: ShellWord[], ctx: CommandContext): Verdict {
   const args = words.slice(1);
   const texts = args.map((a) => a.text);
 
+  const processAccess = classifyProcessAccess(name, args, ctx);
+  if (processAccess) return processAccess;
   if (PRIVILEGE_COMMANDS.has(name)) return askSafety(`'${name}' runs a command with other privileges`);
   if (name === 'eval') return askSafety("'eval' runs a string as a command");
   if (name === 'exec') return args.length === 0 ? allow("'exec' with redirections only") : askSafety("'exec' replaces the shell with another command");

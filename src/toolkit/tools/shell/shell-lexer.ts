@@ -32,6 +32,8 @@ export interface ShellSegment {
 export interface LexedCommand {
   segments: ShellSegment[];
   issues: string[];
+  /** The bodies of here-documents, as written. */
+  heredocs: string[];
 }
 
 const OPERATORS = [';;&', ';;', ';&', '&&', '||', '|&', '|', ';', '&', '(', ')'];
@@ -46,6 +48,7 @@ interface Heredoc {
 
 export function lexShell(source: string): LexedCommand {
   const issues = new Set<string>();
+  const heredocs: string[] = [];
   if (CONTROL.test(source)) issues.add('control characters');
   const segments: ShellSegment[] = [];
   let segment: ShellSegment = { words: [], redirects: [], joiners: [] };
@@ -175,6 +178,7 @@ export function lexShell(source: string): LexedCommand {
     let j = at;
     for (const doc of pendingHeredocs) {
       let closed = false;
+      const body: string[] = [];
       while (j < source.length) {
         const lineEnd = source.indexOf('\n', j);
         const line = source.slice(j, lineEnd === -1 ? source.length : lineEnd);
@@ -183,9 +187,11 @@ export function lexShell(source: string): LexedCommand {
           closed = true;
           break;
         }
+        body.push(line);
         if (!doc.literal && (line.includes('$(') || line.includes('`'))) issues.add('command substitution inside a here-document');
       }
       if (!closed) issues.add('an unterminated here-document');
+      heredocs.push(body.join('\n'));
     }
     pendingHeredocs = [];
     return j;
@@ -266,5 +272,5 @@ export function lexShell(source: string): LexedCommand {
   }
   endSegment('');
   if (pendingHeredocs.length > 0) issues.add('an unterminated here-document');
-  return { segments, issues: [...issues] };
+  return { segments, issues: [...issues], heredocs };
 }

@@ -25,3 +25,27 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number): Pr
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A `sleep` duration no other process uses, to find the sleep again from outside: in a PID
+ * namespace, `$!` is a number that means nothing to the test.
+ */
+export function uniqueSleep(): string {
+  return `300.${process.pid}${String(Date.now() % 1_000_000).padStart(6, '0')}`;
+}
+
+/** PIDs (as this process sees them) of running processes with `argument` among their arguments. */
+export function processesWith(argument: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let cmdline: string;
+    try {
+      cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmdline.split('\0').includes(argument) && isRunning(Number(name))) found.push(Number(name));
+  }
+  return found;
+}
