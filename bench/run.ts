@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -13,6 +13,8 @@ import { defineAgent } from '../src/toolkit/define-agent';
 import { defineTool } from '../src/toolkit/define-tool';
 import { ensureSearchAttributes } from '../src/worker/ensure-search-attributes';
 import { median, mib, percentile } from './stats';
+import { measureCliTimings } from './cli-timings';
+import { measureWorkerStarts } from './worker-start';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findTemporalCli } = require('../scripts/temporal-cli.cjs');
@@ -22,6 +24,8 @@ const { startDevServer, findFreePort } = require('../scripts/dev-server.cjs');
 const ROOT = join(__dirname, '..');
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
+const WORKER_STARTS = Number(process.env.BENCH_WORKER_STARTS ?? 5);
+const CLI_RUNS = Number(process.env.BENCH_CLI_RUNS ?? 10);
 const TASK_QUEUE = 'bench';
 
 const noopTool = defineTool({ name: 'noop', description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
@@ -99,6 +103,23 @@ async function main(): Promise<void> {
     console.log(`worker process RSS: ${mib(rss)}`);
     worker.shutdown();
     await running;
+
+    const starts = await measureWorkerStarts({ address: server.address, modelUrl: model.baseURL, starts: WORKER_STARTS, dir: stateDir });
+    const plain = median(starts.withoutBundle);
+    const prebuilt = median(starts.withBundle);
+    const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+    console.log(`worker start (createWorker until ready, each in a fresh process), ${WORKER_STARTS} each, alternating:`);
+    console.log(`  bundling the workflow code at start:  median ${plain.toFixed(0)} ms  (max ${Math.max(...starts.withoutBundle).toFixed(0)} ms)`);
+    console.log(`  prebuilt bundle (durable-agent bundle): median ${prebuilt.toFixed(0)} ms  (max ${Math.max(...starts.withBundle).toFixed(0)} ms)`);
+    console.log(`  ratio ${(plain / prebuilt).toFixed(1)}×; making the bundle took ${starts.bundleMs.toFixed(0)} ms; load average ${load} on ${availableParallelism()} cores`);
+
+    const cli = await measureCliTimings({ address: server.address, temporalCli: cliPath, runs: CLI_RUNS });
+    const cliLoad = loadavg().map((value) => value.toFixed(2)).join(' ');
+    console.log(`CLI (compiled, a fresh process each), ${CLI_RUNS} each, alternating; load average ${cliLoad}:`);
+    console.log(`  durable-agent --help:        median ${median(cli.help).toFixed(0)} ms  (target < 500 ms)`);
+    console.log(`  durable-agent list:          median ${median(cli.list).toFixed(0)} ms  (target < 1000 ms)`);
+    console.log(`  temporal workflow list:      median ${median(cli.temporalList).toFixed(0)} ms`);
+    console.log(`  ratio list / temporal workflow list: ${(median(cli.list) / median(cli.temporalList)).toFixed(2)}`);
     await native.close();
   } finally {
     await model.close();

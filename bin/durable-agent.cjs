@@ -1,4 +1,15 @@
 #!/usr/bin/env node
-// The CLI runs from the TypeScript sources through tsx, so no build step is needed.
-require('tsx/cjs');
-require('../src/client/cli/main.ts');
+'use strict';
+// Installed from the package, the CLI runs the compiled JavaScript in dist. In a checkout of the
+// repository (src is there) it runs the sources through tsx, a devDependency, so it never runs a
+// dist older than the code beside it.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const sources = join(__dirname, '..', 'src', 'client', 'cli', 'main.ts');
+if (existsSync(sources)) {
+  require('tsx/cjs');
+  require(sources);
+} else {
+  require(join(__dirname, '..', 'dist', 'client', 'cli', 'main.js'));
+}

@@ -108,6 +108,7 @@ describe('deployment files agree with the code', () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
     expect(dockerfile).toContain('npm ci --omit=dev');
-    expect(dockerfile).toContain('src/worker/main.ts');
+    expect(dockerfile).toContain('npm run build');
+    expect(dockerfile).toContain('dist/worker/main.js');
   });
 });

@@ -5,6 +5,9 @@ import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
 import { readClientConfig, runWebUiLink, type ClientConfig } from './client-config';
+import { connectClient } from '../connection/connect-client';
+import { splitConnectionOverrides, type ConnectionOverrides } from '../connection/connection-overrides';
+import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 
 export interface StartOptions {
   prompt: string;
@@ -17,6 +20,12 @@ export interface StartOptions {
   maxIters?: number;
   continueAsNewAfterEvents?: number;
 }
+
+/**
+ * Client settings over the environment's; the connection ones (address, namespace, TLS, API key,
+ * profile) win over TEMPORAL_* variables and the config profile. With `connection`, that one is used.
+ */
+export type AgentClientOptions = Partial<Omit<ClientConfig, 'address' | 'namespace'>> & ConnectionOverrides & { connection?: Connection };
 
 export interface RunSummary {
   workflowId: string;
@@ -41,11 +50,14 @@ export class AgentClient {
     private readonly ownConnection?: Connection,
   ) {}
 
-  static async connect(options: Partial<ClientConfig> & { connection?: Connection } = {}): Promise<AgentClient> {
-    const { connection: given, ...overrides } = options;
-    const config = { ...readClientConfig(), ...overrides };
-    const connection = given ?? (await Connection.connect({ address: config.address }));
-    const client = new Client({ connection, namespace: config.namespace });
+  static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
+    const { overrides, rest } = splitConnectionOverrides(options);
+    const { connection: given, ...own } = rest;
+    const settings = given ? undefined : resolveConnectionSettings(overrides);
+    const { address, namespace } = settings ?? resolveConnectionTarget(overrides);
+    const config: ClientConfig = { ...readClientConfig(), ...own, address, namespace };
+    const connection = given ?? (await connectClient(settings!));
+    const client = new Client({ connection, namespace });
     return new AgentClient(client, config, given ? undefined : connection);
   }
 

@@ -1,4 +1,5 @@
 export interface ClientConfig {
+  /** The Temporal frontend the client is connected to (resolved from overrides, TEMPORAL_ADDRESS and the config profile). */
   address: string;
   namespace: string;
   taskQueue: string;
@@ -8,10 +9,9 @@ export interface ClientConfig {
   maxPayloadBytes?: number;
 }
 
-export function readClientConfig(env: NodeJS.ProcessEnv = process.env): ClientConfig {
+/** The client's own settings; address, namespace, TLS and API key come from resolveConnectionSettings. */
+export function readClientConfig(env: NodeJS.ProcessEnv = process.env): Omit<ClientConfig, 'address' | 'namespace'> {
   return {
-    address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
-    namespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'durable-agent',
     webUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/$/, ''),
   };

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { loadConnectionProfile } from '../connection/load-connection-profile';
 
 interface DevServerHandle {
   address: string;
@@ -26,9 +27,13 @@ export interface DemoTemporal {
   stop(): Promise<void>;
 }
 
-/** TEMPORAL_ADDRESS if set; else a server already on 127.0.0.1:7233; else a dev server the demo starts. */
+/**
+ * The address Temporal's environment configuration names (TEMPORAL_ADDRESS or the config profile;
+ * TLS and API key come along when the worker and client connect); else a server already on
+ * 127.0.0.1:7233; else a dev server the demo starts.
+ */
 export async function temporalForDemo(log: (message: string) => void): Promise<DemoTemporal> {
-  const given = process.env.TEMPORAL_ADDRESS;
+  const given = loadConnectionProfile().address;
   if (given) return { address: given, uiUrl: process.env.TEMPORAL_UI_URL ?? 'http://localhost:8233', stop: async () => undefined };
   const local = '127.0.0.1:7233';
   if (await devServer.isTemporalReachable(local, 1000)) {

@@ -9,26 +9,36 @@ import { createChatModel } from '../model/create-chat-model';
 import { AgentRegistry } from '../toolkit/agent-registry';
 import type { AgentDefinition } from '../toolkit/define-agent';
 import { readWorkerConfig, type WorkerConfig } from './config';
+import { connectNative } from '../connection/connect-native';
+import { resolveWorkerConnection } from './worker-connection';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import type { McpServersInput, McpServerStatus } from '../mcp';
 import { loadWorkerTools } from './worker-tools';
+import { agentWorkflowsPath } from './workflows-path';
 
 export interface CreateWorkerOptions {
   agents: AgentDefinition[];
-  /** Overrides of the settings read from the environment. */
+  /**
+   * Overrides of the settings read from the environment. Connection: temporalAddress, namespace
+   * and `temporal` (TLS, API key, profile) win over TEMPORAL_* variables and the config profile.
+   */
   config?: Partial<WorkerConfig>;
   /** An existing connection (the worker does not close it). */
   connection?: NativeConnection;
   /** A model client; by default one is built from OPENAI_BASE_URL / OPENAI_API_KEY. */
   model?: ChatModelPort;
   middleware?: Middleware[];
-  /** A prebuilt workflow bundle (tests build it once); by default the workflows are bundled at start. */
+  /**
+   * A workflow bundle made ahead of time (`durable-agent bundle --out FILE` or
+   * bundleAgentWorkflows), so the worker starts without webpack; by default the workflow code is
+   * bundled at every start.
+   */
   workflowBundle?: { codePath: string };
-  /** Passed through to Temporal's Worker.create. */
   /** MCP servers in the tools.json shape; merged with the servers of the tools.json file. */
   mcpServers?: McpServersInput;
   /** Logger for MCP connections; Temporal's default logger otherwise. */
   logger?: Logger;
+  /** Passed through to Temporal's Worker.create. */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
   log?: (message: string) => void;
 }
@@ -54,19 +64,10 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
   return createChatModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? 'unused', defaultModel: config.defaultModel });
 }
 
-async function connectTemporal(address: string): Promise<NativeConnection> {
-  try {
-    return await NativeConnection.connect({ address });
-  } catch (error) {
-    throw new Error(
-      `Cannot reach the Temporal server at ${address} (TEMPORAL_ADDRESS): ${(error as Error).message}. ` +
-        'Start one with `npm start` or `temporal server start-dev`, or point TEMPORAL_ADDRESS at yours.',
-    );
-  }
-}
-
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
-  const config = { ...readWorkerConfig(), ...(options.config ?? {}) };
+  // Resolved first: a bad certificate path or profile fails before any MCP server starts.
+  const temporal = resolveWorkerConnection(options.config ?? {}, !options.connection);
+  const config: WorkerConfig = { ...readWorkerConfig(), ...(options.config ?? {}), ...temporal.config };
   const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
   const model = options.model ?? defaultModel(config);
   let registry: AgentRegistry | undefined;
@@ -87,22 +88,22 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   let worker: Worker;
   try {
     registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log, ...tools.registryOptions });
-    ownConnection = options.connection ? undefined : await connectTemporal(config.temporalAddress);
-    const connection = options.connection ?? ownConnection!;
-    await ensureSearchAttributes(connection, config.namespace, log);
+    ownConnection = temporal.settings ? await connectNative(temporal.settings) : undefined;
+    const nativeConnection = options.connection ?? ownConnection!;
+    await ensureSearchAttributes(nativeConnection, config.namespace, log);
     worker = await Worker.create({
-      connection,
+      connection: nativeConnection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       activities: createActivities({
         registry,
         model,
-        conversations: queryConversationReader(new Client({ connection, namespace: config.namespace })),
+        conversations: queryConversationReader(new Client({ connection: nativeConnection, namespace: config.namespace })),
         middleware: options.middleware,
       }),
       ...(options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
-        : { workflowsPath: require.resolve('../workflows') }),
+        : { workflowsPath: agentWorkflowsPath() }),
       // Heartbeats otherwise reach the server only every 0.8 × heartbeat timeout (48 s for model
       // calls), and `watch` shows a streaming call's partial text from the last one that arrived.
       maxHeartbeatThrottleInterval: '1s',

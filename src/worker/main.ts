@@ -9,7 +9,14 @@ import { createWorker } from './create-worker';
  */
 async function main(): Promise<void> {
   const config = readWorkerConfig();
-  const worker = await createWorker({ agents: demoAgents({ workspace: config.workspace }), config });
+  // The connection comes from Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_API_KEY, TLS, profile).
+  // A bundle made ahead of time (`durable-agent bundle`) spares the worker webpack at every start.
+  const bundle = process.env.AGENT_WORKFLOW_BUNDLE;
+  const worker = await createWorker({
+    agents: demoAgents({ workspace: config.workspace }),
+    config,
+    ...(bundle ? { workflowBundle: { codePath: bundle } } : {}),
+  });
   const { temporalAddress, taskQueue, namespace } = worker.config;
   console.log(`[durable-agent] worker on ${temporalAddress}, namespace ${namespace}, task queue ${taskQueue}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());

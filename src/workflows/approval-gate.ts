@@ -18,7 +18,8 @@ export function showWaitingApprovals(state: RunState, workflowId: string): void 
     (c) =>
       `- \`${c.tool}\` ${JSON.stringify(c.input)} — ${c.decision?.reason ?? ''}\n` +
       `  approve: \`durable-agent approve ${workflowId} ${c.callId}\`\n` +
-      `  deny: \`durable-agent deny ${workflowId} ${c.callId} --reason "..."\``,
+      `  deny: \`durable-agent deny ${workflowId} ${c.callId} --reason "..."\`\n` +
+      `  Web UI: Send Signal \`approve\` with \`${JSON.stringify({ callId: c.callId })}\` (or \`deny\` with \`${JSON.stringify({ callId: c.callId, reason: '...' })}\`)`,
   );
   setStep(state, `waiting for approval of ${waiting.length} tool call(s)`, lines.join('\n'));
 }

@@ -99,9 +99,12 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
     const lines = await waitForPendingListing(id);
     const at = lines.indexOf(`${id}  approval  ${call.callId}  refund {"order_id":"P1","amount":70}`);
     expect(at).toBeGreaterThanOrEqual(0);
-    expect(lines[at + 1]).toMatch(/^ {4}why: .*\(remember allows 'refund'\)$/);
-    expect(lines[at + 2]).toBe(
-      `    npm run agent -- approve ${id} ${call.callId}   |   npm run agent -- deny ${id} ${call.callId} --reason "..."`,
+    expect(lines[at + 1]).toMatch(/^ {4}why: .*\(--remember allows 'refund'\)$/);
+    expect(lines[at + 2]).toBe(`    approve: durable-agent approve ${id} ${call.callId}`);
+    expect(lines[at + 3]).toBe(`    deny:    durable-agent deny ${id} ${call.callId} --reason "..."`);
+    expect(lines[at + 4]).toBe(`    Web UI:  Send Signal 'approve' with {"callId":"${call.callId}"} (or 'deny' with {"callId":"${call.callId}","reason":"..."})`);
+    expect(lines).toContain(
+      `Runs waiting in the Web UI: http://localhost:8233/namespaces/default/workflows?query=${encodeURIComponent('AgentStatus="awaiting_approval" OR AgentStatus="awaiting_external"')}`,
     );
 
     const listed = await runCliCaptured(['pending', '--json']);
@@ -200,7 +203,7 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
       if (line.includes('approve: ')) printed(line.slice(line.indexOf('approve: ') + 'approve: '.length));
     });
     const approveCommand = await approveLine;
-    expect(approveCommand).toMatch(/^npm run agent -- approve /);
+    expect(approveCommand).toMatch(/^durable-agent approve /);
     expect(await runCliCaptured(cliArgsOf(approveCommand))).toMatchObject({ code: 0 });
     const watch = await watching;
     expect(watch.code).toBe(0);
@@ -208,17 +211,19 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
 
     const listed = await start([refund('P7', 7)]);
     const lines = await waitForPendingListing(listed);
-    const commands = lines.find((line) => line.includes(`deny ${listed} `))!;
-    const denyCommand = commands.split('   |   ')[1];
+    const denyCommand = lines.find((line) => line.startsWith('    deny:') && line.includes(`deny ${listed} `))!.replace(/^ +deny: +/, '');
     expect(cliArgsOf(denyCommand)).toEqual(['deny', listed, expect.any(String), '--reason', '...']);
     expect(await runCliCaptured(cliArgsOf(denyCommand))).toMatchObject({ code: 0 });
     expect((await resultOf(listed)).output).toBe('Results: Permission denied by user: ...');
   });
 
-  cliTest('printed commands run in a shell: `npm run agent -- approve` from pending, `durable-agent approve` from the Web UI details', async () => {
+  cliTest('printed commands run in a shell: `npm run -s agent -- approve` from pending run by npm, `durable-agent approve` from the Web UI details', async () => {
     const listed = await start([refund('P8', 8)]);
-    const lines = await waitForPendingListing(listed);
-    const approveCommand = lines.find((line) => line.includes(`approve ${listed} `))!.split('   |   ')[0].trim();
+    await waitForPendingListing(listed);
+    // Started through `npm run agent`, the CLI prints commands that go the same way.
+    const viaNpm = await run('npm', ['run', '-s', 'agent', '--', 'pending', listed], { cwd: ROOT, env: process.env });
+    const approveCommand = viaNpm.stdout.split('\n').find((line) => line.includes(`approve ${listed} `))!.replace(/^ +approve: +/, '');
+    expect(approveCommand).toMatch(/^npm run -s agent -- approve /);
     const shell = await run('sh', ['-c', approveCommand], { cwd: ROOT, env: process.env });
     expect(shell.stdout).toMatch(/Approved call_/);
     expect((await resultOf(listed)).output).toBe('Results: refunded 8 on P8');

@@ -108,7 +108,7 @@ describe('events and watch', () => {
     await run.approve(callId);
     expect(await watching).toBe(0);
     const text = out.lines.join('\n');
-    expect(text).toContain(`approve: npm run agent -- approve ${run.workflowId} ${callId}`);
+    expect(text).toContain(`approve: durable-agent approve ${run.workflowId} ${callId}`);
     expect(text).toMatch(/◀ tool refund success in \d+ ms: refunded 4 on W2/);
     expect(text).toContain('■ completed: Refunded.');
   });

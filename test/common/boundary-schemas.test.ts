@@ -56,7 +56,7 @@ describe('the payload schemas', () => {
 
   test('a deny reason is capped at 2,000 characters with a marker; approveAll and events take no input', () => {
     const parsed = parse('deny', { callId: 'c', reason: 'r'.repeat(5000) });
-    expect(parsed.ok && parsed.value.reason).toBe(`${'r'.repeat(2000)}\n[... output truncated: showing the first 2000 of 5000 characters ...]`);
+    expect(parsed.ok && (parsed.value as { reason?: string }).reason).toBe(`${'r'.repeat(2000)}\n[... output truncated: showing the first 2000 of 5000 characters ...]`);
     expect(parse('approveAll', undefined)).toEqual({ ok: true, value: {} });
     expect(parse('events', undefined)).toEqual({ ok: true, value: 0 });
   });

@@ -41,7 +41,7 @@ export function splitCommandLine(line: string): string[] {
 /** The arguments after `npm run agent --` or `durable-agent` in a printed command. */
 export function cliArgsOf(command: string): string[] {
   const words = splitCommandLine(command);
-  const npm = words.findIndex((word, i) => word === '--' && words[i - 1] === 'agent' && words[i - 2] === 'run');
+  const npm = words.findIndex((word, i) => word === '--' && words[i - 1] === 'agent' && (words[i - 2] === 'run' || (words[i - 2] === '-s' && words[i - 3] === 'run')));
   if (npm >= 0) return words.slice(npm + 1);
   const bin = words.indexOf('durable-agent');
   if (bin >= 0) return words.slice(bin + 1);

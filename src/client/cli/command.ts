@@ -10,14 +10,30 @@ export interface CommandContext {
   output: CliOutput;
 }
 
+/** One option: what node:util parseArgs takes, and what `--help` shows. */
+export interface CliOption {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  short?: string;
+  description?: string;
+  /** The value's placeholder in help, e.g. `NAME`. */
+  valueName?: string;
+  /** The default as help shows it. */
+  defaultText?: string;
+  /** The environment variable that sets the default. */
+  env?: string;
+}
+
 export interface CliCommand {
   name: string;
   usage: string;
   summary: string;
   /** More than the summary, shown by `<command> --help`. */
   details?: string;
-  /** Options besides the common ones, as node:util parseArgs takes them. */
-  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+  /** Options besides the common ones. */
+  options: Record<string, CliOption>;
+  /** Shown by `<command> --help`; written as the user types them after `durable-agent`. */
+  examples?: string[];
   run(ctx: CommandContext): Promise<number>;
 }
 

@@ -1,3 +1,5 @@
+import { cliInvocation } from './invocation';
+import { styleFor, type Style } from './style';
 import type { AgentEvent } from '../../common/events';
 import type { TokenUsage } from '../../common/messages';
 
@@ -22,8 +24,25 @@ function totals(usage: TokenUsage | undefined, cost: number | undefined): string
 }
 
 /** One human-readable line per event; `commandFor` names the CLI command that answers a waiting call. */
-export function formatEvent(event: AgentEvent, workflowId: string): string {
+export function formatEvent(event: AgentEvent, workflowId: string, style: Style = styleFor(false)): string {
+  const line = plainLine(event, workflowId);
+  switch (event.type) {
+    case 'permission_requested':
+    case 'external_requested':
+    case 'input_rejected':
+      return style.yellow(line);
+    case 'run_finished':
+      return event.status === 'completed' ? style.green(line) : event.status === 'max_iterations' ? style.yellow(line) : style.red(line);
+    case 'iteration_started':
+      return style.dim(line);
+    default:
+      return line;
+  }
+}
+
+function plainLine(event: AgentEvent, workflowId: string): string {
   const t = clock(event.at);
+  const bin = cliInvocation();
   switch (event.type) {
     case 'iteration_started':
       return `${t} ── iteration ${event.iteration}`;
@@ -41,15 +60,15 @@ export function formatEvent(event: AgentEvent, workflowId: string): string {
     case 'permission_requested':
       return [
         `${t}   ? ${event.tool} ${args(event.input)} needs approval: ${event.reason}`,
-        `        approve: npm run agent -- approve ${workflowId} ${event.callId}`,
-        `        deny:    npm run agent -- deny ${workflowId} ${event.callId} --reason "..."`,
+        `        approve: ${bin} approve ${workflowId} ${event.callId}`,
+        `        deny:    ${bin} deny ${workflowId} ${event.callId} --reason "..."`,
       ].join('\n');
     case 'permission_decided':
       return `${t}   ${event.behavior === 'allow' ? '✔' : '✘'} ${event.tool}: ${event.behavior} by ${event.by} (${event.reason})`;
     case 'external_requested':
       return [
         `${t}   ⧗ ${event.tool} ${args(event.input)} runs outside the worker${event.reason ? `: ${event.reason}` : ''}`,
-        `        submit: npm run agent -- submit ${workflowId} ${event.callId} --output "..."`,
+        `        submit: ${bin} submit ${workflowId} ${event.callId} --output "..."`,
       ].join('\n');
     case 'external_submitted':
       return `${t}   ◀ external ${event.tool}${event.isError ? ' (error)' : ''}: ${event.preview}`;

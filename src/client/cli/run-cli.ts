@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
-import { AgentClient } from '../agent-client';
+import type { AgentClient } from '../agent-client';
 import { processOutput, type CliOutput } from './cli-output';
-import { UsageError, type CliCommand } from './command';
+import { UsageError, type CliCommand, type CliOption } from './command';
+import { CONNECTION_FLAGS, connectionOverridesFromFlags } from './connection-flags';
 import { approveCommand } from './commands/approve';
+import { bundleCommand } from './commands/bundle';
 import { denyCommand } from './commands/deny';
 import { groupsCommand } from './commands/groups';
 import { listCommand } from './commands/list';
@@ -12,6 +14,10 @@ import { startCommand } from './commands/start';
 import { submitCommand } from './commands/submit';
 import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
+import { didYouMean } from './did-you-mean';
+import { commandHelp, overviewHelp } from './help';
+import { cliInvocation } from './invocation';
+import { styleFor } from './style';
 
 export const COMMANDS: CliCommand[] = [
   startCommand,
@@ -24,49 +30,64 @@ export const COMMANDS: CliCommand[] = [
   submitCommand,
   groupsCommand,
   toolsCommand,
+  bundleCommand,
 ];
 
-const COMMON_OPTIONS = {
-  json: { type: 'boolean' },
-  address: { type: 'string' },
-  namespace: { type: 'string' },
-  'task-queue': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+export const COMMON_OPTIONS: Record<string, CliOption> = {
+  json: { type: 'boolean', description: 'machine-readable output: JSON only on stdout (one object, or one per line for watch)' },
+  ...CONNECTION_FLAGS,
+  'task-queue': { type: 'string', valueName: 'QUEUE', description: 'task queue of the agent runs', env: 'TEMPORAL_TASK_QUEUE', defaultText: 'durable-agent' },
+  help: { type: 'boolean', short: 'h', description: 'this help' },
+};
 
 export function helpText(): string {
-  const lines = ['Usage: durable-agent <command> [options]', '', 'Commands:'];
-  for (const command of COMMANDS) lines.push(`  ${command.usage}`, `      ${command.summary}`);
-  lines.push(
-    '',
-    'Common options: --json (machine-readable output), --address HOST:PORT (TEMPORAL_ADDRESS),',
-    '  --namespace NS (TEMPORAL_NAMESPACE), --task-queue Q (TEMPORAL_TASK_QUEUE).',
-  );
-  return lines.join('\n');
+  return overviewHelp(COMMANDS, COMMON_OPTIONS);
 }
 
-/** Runs one CLI invocation and returns its exit code: 0 ok, 1 failed, 2 usage error. */
+/** What node:util parseArgs takes of each option. */
+function parseArgsOptions(options: Record<string, CliOption>) {
+  return Object.fromEntries(
+    Object.entries(options).map(([name, { type, multiple, short }]) => [
+      name,
+      { type, ...(multiple ? { multiple } : {}), ...(short ? { short } : {}) },
+    ]),
+  );
+}
+
+function usageProblem(error: unknown, command: CliCommand): string {
+  const message = (error as Error).message;
+  const unknown = /^Unknown option '--([^']+)'/.exec(message);
+  if (!unknown) return message;
+  const known = [...Object.keys(command.options), ...Object.keys(COMMON_OPTIONS)];
+  return `Unknown option '--${unknown[1]}'.${didYouMean(unknown[1]!, known, '--')}`;
+}
+
+/** Runs one CLI invocation and returns its exit code: 0 ok, 1 failed, 2 usage error, 3 the run waits for a person. */
 export async function runCli(argv: string[], output: CliOutput = processOutput): Promise<number> {
   const [name, ...rest] = argv;
+  const bin = cliInvocation();
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    output.out(helpText());
+    const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    output.out(topic ? commandHelp(topic, COMMON_OPTIONS) : helpText());
     return name ? 0 : 2;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    output.err(`Unknown command '${name}'.\n\n${helpText()}`);
+    const hint = didYouMean(name, COMMANDS.map((c) => c.name));
+    output.err(`Unknown command '${name}'.${hint}\nUsage: ${bin} <command> [options]; '${bin} --help' lists the commands.`);
     return 2;
   }
+  const style = output.style ?? styleFor(false);
   let client: AgentClient | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: rest,
-      options: { ...COMMON_OPTIONS, ...command.options },
+      options: parseArgsOptions({ ...COMMON_OPTIONS, ...command.options }),
       allowPositionals: true,
       strict: true,
     });
     if (values.help) {
-      output.out(`Usage: durable-agent ${command.usage}\n${command.summary}${command.details ? `\n\n${command.details}` : ''}`);
+      output.out(commandHelp(command, COMMON_OPTIONS));
       return 0;
     }
     const json = values.json === true;
@@ -76,9 +97,10 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
       json,
       output,
       connect: async () => {
+        // Loaded on first use: `--help` and usage errors never pay for the Temporal client.
+        const { AgentClient } = require('../agent-client') as typeof import('../agent-client');
         client ??= await AgentClient.connect({
-          ...(typeof values.address === 'string' ? { address: values.address } : {}),
-          ...(typeof values.namespace === 'string' ? { namespace: values.namespace } : {}),
+          ...connectionOverridesFromFlags(values),
           ...(typeof values['task-queue'] === 'string' ? { taskQueue: values['task-queue'] } : {}),
         });
         return client;
@@ -86,11 +108,12 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
     });
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      output.err(`${(error as Error).message}\nUsage: durable-agent ${command.usage}`);
+      output.err(`${style.red(usageProblem(error, command))}\nUsage: ${bin} ${command.usage}\n'${bin} ${command.name} --help' shows every option.`);
       return 2;
     }
     const cause = (error as { cause?: Error }).cause;
-    output.err(`Error: ${(error as Error).message}${cause?.message ? `: ${cause.message}` : ''}`);
+    const message = (error as Error).message;
+    output.err(style.red(`Error: ${message}${cause?.message && !message.includes(cause.message) ? `: ${cause.message}` : ''}`));
     return 1;
   } finally {
     await client?.close();

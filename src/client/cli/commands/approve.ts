@@ -15,7 +15,16 @@ export const approveCommand: CliCommand = {
   name: 'approve',
   usage: 'approve ID CALL_ID|--all [--input JSON] [--remember] [--json]',
   summary: 'Approve a waiting tool call (optionally with edited arguments, or remembered for the run).',
-  options: { all: { type: 'boolean' }, input: { type: 'string' }, remember: { type: 'boolean' } },
+  options: {
+    all: { type: 'boolean', description: 'approve every call of the run that waits now (the approveAll signal)' },
+    input: { type: 'string', valueName: 'JSON', description: "replacement arguments, validated against the tool's schema again" },
+    remember: { type: 'boolean', description: 'allow such calls for the rest of the run (the suggested rule)' },
+  },
+  examples: [
+    'approve ecommerce-cs-ab12cd34 call_0_0',
+    `approve ecommerce-cs-ab12cd34 call_0_0 --input '{"order_id":"ORD-2024-001","amount":5}'`,
+    'approve ecommerce-cs-ab12cd34 --all --remember',
+  ],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const remember = ctx.values.remember === true;

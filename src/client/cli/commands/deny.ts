@@ -6,7 +6,8 @@ export const denyCommand: CliCommand = {
   name: 'deny',
   usage: 'deny ID CALL_ID [--reason TEXT] [--json]',
   summary: 'Deny a waiting tool call; the model is told why.',
-  options: { reason: { type: 'string' } },
+  options: { reason: { type: 'string', valueName: 'TEXT', description: 'why; the model reads it (at most 2,000 characters)', defaultText: 'no reason given' } },
+  examples: ["deny ecommerce-cs-ab12cd34 call_0_0 --reason 'order is older than 30 days'"],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const callId = requirePositional(ctx, 1, 'call id');

@@ -10,7 +10,11 @@ export const groupsCommand: CliCommand = {
   name: 'groups',
   usage: 'groups ID [--activate A[,B]] [--deactivate C] [--json]',
   summary: 'Show or change the active tool groups of a running run.',
-  options: { activate: { type: 'string', multiple: true }, deactivate: { type: 'string', multiple: true } },
+  options: {
+    activate: { type: 'string', multiple: true, valueName: 'A[,B]', description: 'groups to switch on (repeatable, comma-separated)' },
+    deactivate: { type: 'string', multiple: true, valueName: 'C[,D]', description: 'groups to switch off (repeatable, comma-separated)' },
+  },
+  examples: ['groups coder-ab12cd34', 'groups coder-ab12cd34 --activate database --deactivate web'],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const activate = list(ctx.values.activate);

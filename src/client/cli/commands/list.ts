@@ -6,7 +6,16 @@ export const listCommand: CliCommand = {
   name: 'list',
   usage: 'list [--agent NAME] [--status STATUS] [--limit N] [--json]',
   summary: 'Recent runs and their status, through Temporal visibility.',
-  options: { agent: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
+  options: {
+    agent: { type: 'string', valueName: 'NAME', description: 'only runs of this agent' },
+    status: {
+      type: 'string',
+      valueName: 'STATUS',
+      description: 'only runs with this status: running, awaiting_approval, awaiting_external, completed, failed, max_iterations, cancelled',
+    },
+    limit: { type: 'string', valueName: 'N', description: 'at most this many runs', defaultText: '20' },
+  },
+  examples: ['list', 'list --agent ecommerce-cs --status awaiting_approval', 'list --limit 100 --json'],
   async run(ctx) {
     const limit = stringOption(ctx, 'limit') ?? '20';
     if (!/^[1-9]\d*$/.test(limit)) throw new UsageError('--limit takes a positive integer');

@@ -1,6 +1,7 @@
 import type { PendingCall } from '../../../common/run';
 import type { CliCommand } from '../command';
 import { printJson } from '../cli-output';
+import { describePending, waitingRunsLink } from '../waiting-runs';
 
 interface PendingRun {
   workflowId: string;
@@ -9,17 +10,15 @@ interface PendingRun {
   pending: PendingCall[];
 }
 
-function answerCommand(workflowId: string, call: PendingCall): string {
-  return call.kind === 'approval'
-    ? `npm run agent -- approve ${workflowId} ${call.callId}   |   npm run agent -- deny ${workflowId} ${call.callId} --reason "..."`
-    : `npm run agent -- submit ${workflowId} ${call.callId} --output "..."`;
-}
-
 export const pendingCommand: CliCommand = {
   name: 'pending',
   usage: 'pending [ID] [--json]',
-  summary: 'Runs waiting for a person (approval or external result), with call ids, tools and arguments.',
+  summary: 'Runs waiting for a person (approval or external result), with call ids, tools, arguments and the commands that answer them.',
+  details:
+    'Without ID: every open run whose AgentStatus is awaiting_approval or awaiting_external (through visibility).\n' +
+    "Each call is listed with the CLI commands that answer it and the Web UI's Send Signal payload.",
   options: {},
+  examples: ['pending', 'pending ecommerce-cs-ab12cd34 --json'],
   async run(ctx) {
     const client = await ctx.connect();
     const ids = ctx.positionals[0]
@@ -44,14 +43,15 @@ export const pendingCommand: CliCommand = {
       printJson(ctx.output, runs);
       return 0;
     }
-    if (runs.every((run) => run.pending.length === 0)) ctx.output.out('Nothing is waiting.');
-    for (const run of runs) {
-      for (const call of run.pending) {
-        ctx.output.out(`${run.workflowId}  ${call.kind}  ${call.callId}  ${call.tool} ${JSON.stringify(call.input)}`);
-        if (call.decision) ctx.output.out(`    why: ${call.decision.reason}${call.decision.suggestedRule ? ` (remember allows '${call.decision.suggestedRule}')` : ''}`);
-        ctx.output.out(`    ${answerCommand(run.workflowId, call)}`);
-      }
+    if (runs.every((run) => run.pending.length === 0)) {
+      ctx.output.out('Nothing is waiting.');
+      return 0;
     }
+    for (const run of runs) {
+      // The Web UI link is printed once, after every run.
+      if (run.pending.length > 0) for (const line of describePending(run.workflowId, run.pending, client.config).slice(0, -1)) ctx.output.out(line);
+    }
+    ctx.output.out(`Runs waiting in the Web UI: ${waitingRunsLink(client.config)}`);
     return 0;
   },
 };

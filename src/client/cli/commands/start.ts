@@ -1,6 +1,7 @@
 import type { CliCommand } from '../command';
 import { stringOption, UsageError } from '../command';
 import { printJson } from '../cli-output';
+import { checkAgentStarted } from '../agent-check';
 import { followRun } from './watch';
 
 export const startCommand: CliCommand = {
@@ -8,14 +9,18 @@ export const startCommand: CliCommand = {
   usage: 'start --agent NAME --prompt TEXT [--user ID] [--session ID] [--id ID] [--max-iters N] [--watch] [--json]',
   summary: 'Start an agent run; prints its id and Web UI link.',
   options: {
-    agent: { type: 'string' },
-    prompt: { type: 'string' },
-    user: { type: 'string' },
-    session: { type: 'string' },
-    id: { type: 'string' },
-    'max-iters': { type: 'string' },
-    watch: { type: 'boolean' },
+    agent: { type: 'string', valueName: 'NAME', description: 'the agent to run, as the worker knows it (required)' },
+    prompt: { type: 'string', valueName: 'TEXT', description: "the user's request (required)" },
+    user: { type: 'string', valueName: 'ID', description: 'user id for the tools (runtime context; never shown to the model)' },
+    session: { type: 'string', valueName: 'ID', description: 'session id for the tools (runtime context)' },
+    id: { type: 'string', valueName: 'ID', description: 'workflow id of the run', defaultText: '<agent>-<random>' },
+    'max-iters': { type: 'string', valueName: 'N', description: "model calls that may use tools", defaultText: "the agent's maxIters" },
+    watch: { type: 'boolean', description: 'follow the run until it ends, as `watch` does' },
   },
+  examples: [
+    "start --agent ecommerce-cs --prompt 'Where is order ORD-2024-001?' --user u-1001",
+    "start --agent coder --prompt 'Fix the failing test' --watch",
+  ],
   async run(ctx) {
     const agent = stringOption(ctx, 'agent');
     const prompt = stringOption(ctx, 'prompt');
@@ -30,10 +35,19 @@ export const startCommand: CliCommand = {
       id: stringOption(ctx, 'id'),
       ...(maxIters ? { maxIters: Number(maxIters) } : {}),
     });
-    if (ctx.json) printJson(ctx.output, { workflowId: run.workflowId, webUiUrl: run.webUiUrl });
-    else {
+    if (!ctx.json) {
       ctx.output.out(`Started ${run.workflowId}`);
       ctx.output.out(`Web UI: ${run.webUiUrl}`);
+    }
+    // The run reports an agent no worker knows within moments: say so instead of exiting 0.
+    const check = await checkAgentStarted(run);
+    if (ctx.json) printJson(ctx.output, { workflowId: run.workflowId, webUiUrl: run.webUiUrl, ...(check.outcome === 'failed' ? { error: check.message } : {}) });
+    if (check.outcome === 'failed') {
+      ctx.output.err(check.message);
+      return 1;
+    }
+    if (check.outcome === 'no_worker') {
+      ctx.output.err(`No worker has taken ${run.workflowId} yet; it starts when a worker polls task queue '${client.config.taskQueue}'.`);
     }
     return ctx.values.watch ? followRun(ctx, run) : 0;
   },

@@ -6,7 +6,11 @@ export const submitCommand: CliCommand = {
   name: 'submit',
   usage: 'submit ID CALL_ID --output TEXT [--error] [--json]',
   summary: 'Submit the result of an external tool call.',
-  options: { output: { type: 'string' }, error: { type: 'boolean' } },
+  options: {
+    output: { type: 'string', valueName: 'TEXT', description: "the tool's result, as the model will read it (required)" },
+    error: { type: 'boolean', description: 'the result is an error' },
+  },
+  examples: ["submit ecommerce-cs-ab12cd34 call_1_0 --output 'tracking SF42'", "submit ecommerce-cs-ab12cd34 call_1_0 --output 'no such address' --error"],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const callId = requirePositional(ctx, 1, 'call id');

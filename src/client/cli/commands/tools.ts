@@ -1,10 +1,7 @@
-import { demoAgents } from '../../../demo/agents';
-import { readWorkerConfig } from '../../../worker/config';
-import { describeOrigin, listAgentTools, type AgentToolListing } from '../agent-tool-listing';
+import type { AgentToolListing } from '../agent-tool-listing';
 import { printJson, type CliOutput } from '../cli-output';
 import { stringOption, type CliCommand } from '../command';
-import { buildLocalAgentRegistry } from '../local-agent-registry';
-import { loadAgentsModule, type AgentsModule } from '../load-agents-module';
+import type { AgentsModule } from '../load-agents-module';
 
 const DETAILS = [
   'The tools live on the worker, so this command builds them the way a worker does, on this machine:',
@@ -23,7 +20,7 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
 }
 
-function printListing(output: CliOutput, listing: AgentToolListing): void {
+function printListing(output: CliOutput, listing: AgentToolListing, describeOrigin: (tool: AgentToolListing['tools'][number]) => string): void {
   output.out(`Agent ${listing.agent} (permission mode ${listing.mode}): ${listing.tools.length} tool(s)`);
   if (listing.tools.length === 0) return;
   const rows = listing.tools.map((tool) => [
@@ -41,8 +38,19 @@ export const toolsCommand: CliCommand = {
   usage: 'tools [--agent NAME] [--module PATH] [--tools-config PATH] [--json]',
   summary: "Every tool an agent would offer, with its source (built-in, code, MCP server), group, read-only flag and permission default.",
   details: DETAILS,
-  options: { agent: { type: 'string' }, module: { type: 'string' }, 'tools-config': { type: 'string' } },
+  options: {
+    agent: { type: 'string', valueName: 'NAME', description: 'only this agent', defaultText: 'every agent of the module' },
+    module: { type: 'string', valueName: 'PATH', description: 'a module exporting `agents` (and optionally `mcpServers`)', defaultText: 'the demo agents' },
+    'tools-config': { type: 'string', valueName: 'PATH', description: 'MCP servers and tool filter', env: 'AGENT_TOOLS_CONFIG', defaultText: '$AGENT_WORKSPACE/tools.json' },
+  },
+  examples: ['tools', 'tools --agent coder --json', 'tools --module ./dist/agents.js --tools-config ./tools.json'],
   async run(ctx) {
+    // Loaded here: building agents and MCP connections costs start-up time the other commands should not pay.
+    const { demoAgents } = require('../../../demo/agents') as typeof import('../../../demo/agents');
+    const { readWorkerConfig } = require('../../../worker/config') as typeof import('../../../worker/config');
+    const { listAgentTools, describeOrigin } = require('../agent-tool-listing') as typeof import('../agent-tool-listing');
+    const { buildLocalAgentRegistry } = require('../local-agent-registry') as typeof import('../local-agent-registry');
+    const { loadAgentsModule } = require('../load-agents-module') as typeof import('../load-agents-module');
     const config = readWorkerConfig();
     const modulePath = stringOption(ctx, 'module');
     const module: AgentsModule = modulePath
@@ -72,7 +80,7 @@ export const toolsCommand: CliCommand = {
       } else {
         listings.forEach((listing, index) => {
           if (index > 0) ctx.output.out('');
-          printListing(ctx.output, listing);
+          printListing(ctx.output, listing, describeOrigin);
         });
       }
       return 0;

@@ -2,6 +2,7 @@ import type { AgentRun } from '../../agent-run';
 import type { CliCommand, CommandContext } from '../command';
 import { requirePositional } from '../command';
 import { printJson } from '../cli-output';
+import { describeRunFailure } from '../../run-failure';
 import { formatEvent } from '../format-event';
 
 const MAX_PARTIAL_CHARS = 300;
@@ -28,8 +29,19 @@ export async function followRun(ctx: CommandContext, run: AgentRun): Promise<num
       continue;
     }
     if (ctx.json) printJson(ctx.output, update);
-    else ctx.output.out(formatEvent(update, run.workflowId));
+    else ctx.output.out(formatEvent(update, run.workflowId, ctx.output.style));
     if (update.type === 'run_finished') status = update.status;
+  }
+  if (status === 'running') {
+    // Closed without a final event (e.g. an agent no worker knows): the run's own failure says why.
+    const failure = await run.result().then(
+      () => undefined,
+      (error: unknown) => describeRunFailure(run.workflowId, error),
+    );
+    if (failure === undefined) return 0;
+    if (ctx.json) printJson(ctx.output, { type: 'run_failed', message: failure });
+    else ctx.output.out(failure);
+    return 1;
   }
   return status === 'completed' || status === 'max_iterations' ? 0 : 1;
 }
@@ -40,7 +52,8 @@ export const watchCommand: CliCommand = {
   summary:
     'Follow a run live: model calls, the text of a streaming model call as it is written, tool calls, approvals, ' +
     'the final answer. --json prints one event per line, plus {"type":"partial_text"} lines (no seq) unless --events-only.',
-  options: { 'events-only': { type: 'boolean' } },
+  options: { 'events-only': { type: 'boolean', description: 'leave out the partial text of streaming model calls' } },
+  examples: ['watch ecommerce-cs-ab12cd34', 'watch ecommerce-cs-ab12cd34 --json --events-only'],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const client = await ctx.connect();

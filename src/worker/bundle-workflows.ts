@@ -1,0 +1,35 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Logger } from '@temporalio/common';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { agentWorkflowsPath } from './workflows-path';
+
+export interface BundleAgentWorkflowsOptions {
+  /** Where the bundle is written; missing folders are created. */
+  outFile: string;
+  logger?: Logger;
+}
+
+export interface AgentWorkflowsBundle {
+  /** Absolute path of the file written: pass it as createWorker({ workflowBundle: { codePath } }). */
+  codePath: string;
+  bytes: number;
+}
+
+/**
+ * Bundles the agent workflow code ahead of time, so workers start without webpack. The bundle is
+ * this version's workflow code: build it again whenever durable-agent is upgraded.
+ */
+export async function bundleAgentWorkflows(options: BundleAgentWorkflowsOptions): Promise<AgentWorkflowsBundle> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: agentWorkflowsPath(),
+    logger: options.logger ?? new DefaultLogger('WARN'),
+  });
+  const codePath = resolve(options.outFile);
+  mkdirSync(dirname(codePath), { recursive: true });
+  // Written next to the target and renamed, so a worker starting meanwhile never reads half a bundle.
+  const partial = `${codePath}.${process.pid}.partial`;
+  writeFileSync(partial, code);
+  renameSync(partial, codePath);
+  return { codePath, bytes: Buffer.byteLength(code) };
+}

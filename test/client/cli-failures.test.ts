@@ -1,0 +1,68 @@
+import { defineAgent } from '../../src/toolkit/define-agent';
+import { refundTool } from '../fixtures/approval-tools';
+import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
+import { runCliCaptured } from '../helpers/cli-capture';
+import { waitForPending } from '../helpers/wait-for';
+
+const shop = defineAgent({ name: 'cli-fail-shop', instructions: 'Refund.', tools: [refundTool], permissions: { ask: ['refund'] } });
+
+describe('the CLI says clearly how a run failed or what it waits for', () => {
+  let env: AgentTestEnv;
+  let common: string[];
+  beforeAll(async () => {
+    env = await startAgentTestEnv({ agents: [shop] });
+    common = ['--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
+  });
+  afterAll(async () => env?.stop());
+
+  test('start with an agent no worker knows exits 1 with the reason; watch and result of that run print the failure', async () => {
+    const started = await runCliCaptured(['start', '--agent', 'nope', '--prompt', 'hello', ...common]);
+    expect(started.code).toBe(1);
+    const reason = `failed (Agent.UnknownAgent): Unknown agent 'nope'. This worker serves: cli-fail-shop.`;
+    expect(started.err.join('\n')).toContain(reason);
+    const workflowId = /^Started (\S+)$/.exec(started.out[0]!)![1]!;
+
+    const watched = await runCliCaptured(['watch', workflowId, ...common]);
+    expect(watched.code).toBe(1);
+    expect(watched.out).toContain(`Run ${workflowId} ${reason}`);
+
+    const result = await runCliCaptured(['result', workflowId, ...common]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`Run ${workflowId} ${reason}`);
+    const json = await runCliCaptured(['result', workflowId, '--json', ...common]);
+    expect(JSON.parse(json.out[0]!)).toEqual({ workflowId, status: 'failed', error: `Run ${workflowId} ${reason}` });
+  });
+
+  test('`npm run -s agent -- … --json` prints pure JSON on stdout', async () => {
+    const { execFile } = require('node:child_process') as typeof import('node:child_process');
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile('npm', ['run', '-s', 'agent', '--', 'list', '--json', ...common], { cwd: `${__dirname}/../..`, env: { ...process.env, NO_COLOR: '1' } }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      ),
+    );
+    expect(Array.isArray(JSON.parse(stdout))).toBe(true);
+  });
+
+  test('result of a run waiting for approval says so and shows the call (exit 3); with --wait it waits for the answer', async () => {
+    env.model.setScript((_req, info) => (info.turnIndex === 0 ? { toolCalls: [{ name: 'refund', arguments: { order_id: 'W1', amount: 3 } }] } : 'Refunded.'));
+    const run = await env.client.start('cli-fail-shop', { prompt: 'refund W1' });
+    const { pending } = await waitForPending(run);
+    const callId = pending[0]!.callId;
+
+    const waiting = await runCliCaptured(['result', run.workflowId, ...common]);
+    expect(waiting.code).toBe(3);
+    expect(waiting.out[0]).toBe(`Run ${run.workflowId} is waiting for a person (awaiting_approval); result --wait waits for its end.`);
+    expect(waiting.out).toContain(`${run.workflowId}  approval  ${callId}  refund {"order_id":"W1","amount":3}`);
+    expect(waiting.out).toContain(`    approve: durable-agent approve ${run.workflowId} ${callId}`);
+    const json = await runCliCaptured(['result', run.workflowId, '--json', ...common]);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.out[0]!)).toMatchObject({ workflowId: run.workflowId, status: 'awaiting_approval', pending: [{ callId }] });
+
+    const waited = runCliCaptured(['result', run.workflowId, '--wait', ...common]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await run.approve(callId);
+    const done = await waited;
+    expect(done.code).toBe(0);
+    expect(done.out[0]).toBe('Refunded.');
+  });
+});

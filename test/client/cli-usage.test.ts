@@ -1,0 +1,58 @@
+import { COMMANDS, COMMON_OPTIONS } from '../../src/client/cli/run-cli';
+import { didYouMean } from '../../src/client/cli/did-you-mean';
+import { colorEnabled } from '../../src/client/cli/style';
+import { formatEvent } from '../../src/client/cli/format-event';
+import { runCliCaptured } from '../helpers/cli-capture';
+
+describe('CLI help, typos and colour (no Temporal needed)', () => {
+  test('--help lists every command; each command has real help: options, defaults, environment variables, examples', async () => {
+    const overview = await runCliCaptured(['--help']);
+    expect(overview.code).toBe(0);
+    for (const command of COMMANDS) expect(overview.out.join('\n')).toMatch(new RegExp(`^  ${command.name} +\\S`, 'm'));
+
+    for (const command of COMMANDS) {
+      const help = await runCliCaptured([command.name, '--help']);
+      const text = help.out.join('\n');
+      expect(help.code).toBe(0);
+      expect(text.startsWith(`Usage: durable-agent ${command.usage}`)).toBe(true);
+      for (const name of Object.keys(command.options)) expect(text).toContain(`--${name}`);
+      expect(command.examples?.length).toBeGreaterThan(0);
+      for (const example of command.examples!) expect(text).toContain(`  durable-agent ${example}`);
+      expect(text).toContain('--address HOST:PORT       Temporal frontend (env TEMPORAL_ADDRESS; default: 127.0.0.1:7233)');
+    }
+    expect(await runCliCaptured(['help', 'result'])).toMatchObject({ code: 0, out: expect.arrayContaining(['Usage: durable-agent result ID [--wait] [--json]']) });
+  });
+
+  test('every option of every command says what it does', () => {
+    for (const command of COMMANDS) {
+      for (const [name, option] of Object.entries({ ...command.options, ...COMMON_OPTIONS })) {
+        expect({ command: command.name, name, description: option.description }).toEqual({ command: command.name, name, description: expect.stringMatching(/\S/) });
+      }
+    }
+  });
+
+  test('typos get a "did you mean" and a short usage line, not the whole help (exit 2)', async () => {
+    const command = await runCliCaptured(['lsit']);
+    expect(command.code).toBe(2);
+    expect(command.err.join('\n')).toBe("Unknown command 'lsit'. Did you mean 'list'?\nUsage: durable-agent <command> [options]; 'durable-agent --help' lists the commands.");
+    const option = await runCliCaptured(['list', '--jsno']);
+    expect(option.code).toBe(2);
+    expect(option.err[0]).toBe("Unknown option '--jsno'. Did you mean '--json'?");
+    expect(option.err).toContain("'durable-agent list --help' shows every option.");
+    expect((await runCliCaptured(['frobnicate'])).err[0]).toBe("Unknown command 'frobnicate'.");
+    expect(didYouMean('aprove', ['approve', 'deny'])).toBe(" Did you mean 'approve'?");
+    expect(didYouMean('x', ['approve', 'deny'])).toBe('');
+  });
+
+  test('colour only on a terminal, never with NO_COLOR or a dumb terminal', () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colorEnabled({}, {})).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+    const event = { type: 'run_finished', status: 'failed', output: 'boom', seq: 1, at: '2026-01-01T00:00:00.000Z' } as const;
+    expect(formatEvent(event, 'w')).not.toContain('\u001b[');
+    const { createColors } = require('picocolors') as typeof import('picocolors');
+    expect(formatEvent(event, 'w', createColors(true))).toMatch(/^\u001b\[31m.*boom\u001b\[39m$/);
+  });
+});
