@@ -1,4 +1,5 @@
-import { Client, Connection, WorkflowIdReusePolicy } from '@temporalio/client';
+import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import type { RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
@@ -25,7 +26,14 @@ export interface StartOptions {
  * Client settings over the environment's; the connection ones (address, namespace, TLS, API key,
  * profile) win over TEMPORAL_* variables and the config profile. With `connection`, that one is used.
  */
-export type AgentClientOptions = Partial<Omit<ClientConfig, 'address' | 'namespace'>> & ConnectionOverrides & { connection?: Connection };
+export type AgentClientOptions = Partial<Omit<ClientConfig, 'address' | 'namespace'>> &
+  ConnectionOverrides & {
+    connection?: Connection;
+    /** The same data converter (e.g. the encryption codec) the workers use. */
+    dataConverter?: DataConverter;
+    /** Temporal client interceptors (e.g. tracing). */
+    interceptors?: ClientInterceptors;
+  };
 
 export interface RunSummary {
   workflowId: string;
@@ -52,12 +60,12 @@ export class AgentClient {
 
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
     const { overrides, rest } = splitConnectionOverrides(options);
-    const { connection: given, ...own } = rest;
+    const { connection: given, dataConverter, interceptors, ...own } = rest;
     const settings = given ? undefined : resolveConnectionSettings(overrides);
     const { address, namespace } = settings ?? resolveConnectionTarget(overrides);
     const config: ClientConfig = { ...readClientConfig(), ...own, address, namespace };
     const connection = given ?? (await connectClient(settings!));
-    const client = new Client({ connection, namespace });
+    const client = new Client({ connection, namespace, ...(dataConverter ? { dataConverter } : {}), ...(interceptors ? { interceptors } : {}) });
     return new AgentClient(client, config, given ? undefined : connection);
   }
 

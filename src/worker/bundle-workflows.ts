@@ -8,6 +8,8 @@ export interface BundleAgentWorkflowsOptions {
   /** Where the bundle is written; missing folders are created. */
   outFile: string;
   logger?: Logger;
+  /** Your workflow interceptor modules (paths), bundled with the agent workflow. */
+  workflowInterceptorModules?: string[];
 }
 
 export interface AgentWorkflowsBundle {
@@ -23,6 +25,7 @@ export interface AgentWorkflowsBundle {
 export async function bundleAgentWorkflows(options: BundleAgentWorkflowsOptions): Promise<AgentWorkflowsBundle> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: agentWorkflowsPath(),
+    ...(options.workflowInterceptorModules ? { workflowInterceptorModules: options.workflowInterceptorModules } : {}),
     logger: options.logger ?? new DefaultLogger('WARN'),
   });
   const codePath = resolve(options.outFile);

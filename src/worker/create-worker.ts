@@ -1,5 +1,5 @@
-import { DefaultLogger, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { Logger } from '@temporalio/common';
+import { DefaultLogger, NativeConnection, Worker, type InjectedSinks, type WorkerInterceptors, type WorkerOptions } from '@temporalio/worker';
+import type { DataConverter, Logger } from '@temporalio/common';
 import type { ChatModelPort } from '../activities/call-model';
 import { createActivities } from '../activities/create-activities';
 import { queryConversationReader } from '../activities/conversation-reader';
@@ -15,6 +15,7 @@ import { ensureSearchAttributes } from './ensure-search-attributes';
 import type { McpServersInput, McpServerStatus } from '../mcp';
 import { loadWorkerTools } from './worker-tools';
 import { agentWorkflowsPath } from './workflows-path';
+import { composeWorkerInterceptors } from './compose-interceptors';
 
 export interface CreateWorkerOptions {
   agents: AgentDefinition[];
@@ -38,6 +39,21 @@ export interface CreateWorkerOptions {
   mcpServers?: McpServersInput;
   /** Logger for MCP connections; Temporal's default logger otherwise. */
   logger?: Logger;
+  /**
+   * Temporal's data converter (payload converter and codecs, e.g. encryption). Clients that talk to
+   * these runs need the same one (AgentClient.connect({ dataConverter })).
+   */
+  dataConverter?: DataConverter;
+  /**
+   * Your workflow, activity and Nexus interceptors; they run after the project's own. Workflow
+   * interceptor modules are bundled into the workflow code: with a prebuilt `workflowBundle`, give
+   * them to bundleAgentWorkflows({ workflowInterceptorModules }) instead.
+   */
+  interceptors?: WorkerInterceptors;
+  /** Sinks the workflow code can call (Temporal's InjectedSinks), merged over the SDK's own. */
+  sinks?: InjectedSinks<any>;
+  /** Worker Deployment Versioning: deployment name, build id and the default versioning behaviour. */
+  deployment?: WorkerOptions['workerDeploymentOptions'];
   /** Passed through to Temporal's Worker.create. */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
   log?: (message: string) => void;
@@ -98,7 +114,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       activities: createActivities({
         registry,
         model,
-        conversations: queryConversationReader(new Client({ connection: nativeConnection, namespace: config.namespace })),
+        conversations: queryConversationReader(
+          new Client({ connection: nativeConnection, namespace: config.namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) }),
+        ),
         middleware: options.middleware,
       }),
       ...(options.workflowBundle
@@ -112,6 +130,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       shutdownGraceTime: '5s',
       shutdownForceTime: '30s',
       disablePayloadErrorLimit: true,
+      interceptors: composeWorkerInterceptors(options.interceptors),
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      ...(options.sinks ? { sinks: options.sinks } : {}),
+      ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
       ...(options.workerOptions ?? {}),
     });
   } catch (error) {
