@@ -18,6 +18,13 @@ export { AgentRun, type RunUpdate, type WatchOptions } from './client/agent-run'
 export type { PartialText, PartialTextUpdate } from './client/partial-text';
 export { RunRequestRejectedError } from './client/request-rejected';
 export { runCli } from './client/cli/run-cli';
+export { createEncryptionCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA } from './codec/encryption-codec';
+export { encryptedDataConverter } from './codec/encrypted-data-converter';
+export type { EncryptionKeySet } from './codec/encryption-keys';
+export { loadEncryptionKeys, readEncryptionKeyFile } from './codec/load-encryption-keys';
+export { EncryptionKeyError } from './codec/encryption-key-error';
+export { PayloadDecryptionError } from './codec/payload-decryption-error';
+export { startCodecServer, type CodecServer, type CodecServerOptions } from './codec/codec-server';
 export { createChatModel } from './model/create-chat-model';
 export type { ChatModel, ChatModelConfig } from './model/chat-model-types';
 export { evaluatePermission, type PermissionRequest } from './permissions';

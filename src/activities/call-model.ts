@@ -4,6 +4,8 @@ import type { CallModelInput, CallModelOutput, CallModelRequest } from './activi
 import type { ConversationReader } from './conversation-reader';
 import { withAutoHeartbeat } from './auto-heartbeat';
 import { composeMiddleware, type Middleware } from './middleware';
+import type { ActivityTracing } from '../telemetry/activity-tracing';
+import { observeModelCall } from '../telemetry/observe-model-call';
 
 /** The model client the worker was given (see src/model). */
 export interface ChatModelPort {
@@ -21,9 +23,9 @@ export interface ModelHeartbeat {
   attempt: number;
 }
 
-export function callModelActivity(model: ChatModelPort, conversations: ConversationReader, middleware: Middleware[]) {
+export function callModelActivity(model: ChatModelPort, conversations: ConversationReader, middleware: Middleware[], tracing?: ActivityTracing) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
-  const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, async (input) => {
+  const complete = async (input: CallModelInput): Promise<CallModelOutput> => {
     const ctx = Context.current();
     const request = { model: input.model || undefined, messages: input.messages, tools: input.tools, settings: input.settings };
     const heartbeat = (text: string) => ctx.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt } satisfies ModelHeartbeat);
@@ -40,7 +42,8 @@ export function callModelActivity(model: ChatModelPort, conversations: Conversat
     }
     const response = await withAutoHeartbeat(() => model.complete(request, { signal: ctx.cancellationSignal }));
     return { message: response.message, usage: response.usage, model: response.model };
-  });
+  };
+  const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, (input) => observeModelCall(tracing, input, () => complete(input)));
   return async function callModel(request: CallModelRequest): Promise<CallModelOutput> {
     const { workflowId, runId } = Context.current().info.workflowExecution ?? { workflowId: '', runId: '' };
     const { conversation, ...rest } = request;

@@ -4,6 +4,7 @@ import type { ConversationReader } from './conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import { executeToolActivity } from './execute-tool';
 import type { Middleware } from './middleware';
+import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
 
 export interface ActivityDeps {
@@ -12,6 +13,8 @@ export interface ActivityDeps {
   /** How model calls read the run's conversation (see queryConversationReader). */
   conversations: ConversationReader;
   middleware?: Middleware[];
+  /** Spans for model and tool calls; none when undefined. */
+  tracing?: ActivityTracing;
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -19,10 +22,10 @@ export function createActivities(deps: ActivityDeps) {
   const middleware = deps.middleware ?? [];
   return {
     describeAgent: describeAgentActivity(deps.registry),
-    callModel: callModelActivity(deps.model, deps.conversations, middleware),
+    callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing),
     prepareToolCalls: prepareToolCallsActivity(deps.registry),
     validateEditedInput: validateEditedInputActivity(deps.registry),
-    executeTool: executeToolActivity(deps.registry, middleware),
+    executeTool: executeToolActivity(deps.registry, middleware, deps.tracing),
   };
 }
 

@@ -9,6 +9,8 @@ import type { ExecuteToolInput, ExecuteToolOutput, ToolCallResult } from './acti
 import { withAutoHeartbeat } from './auto-heartbeat';
 import { requireAgent } from './describe-agent';
 import { composeMiddleware, type Middleware, type ToolCallInfo } from './middleware';
+import type { ActivityTracing } from '../telemetry/activity-tracing';
+import { observeToolCall } from '../telemetry/observe-tool-call';
 
 /** Marks a suspension so it passes through middleware untouched; turned back into a result below. */
 class SuspendSignal extends Error {
@@ -21,7 +23,7 @@ function isApplicationFailure(error: unknown): error is ApplicationFailure {
   return error instanceof ApplicationFailure;
 }
 
-export function executeToolActivity(registry: AgentRegistry, middleware: Middleware[]) {
+export function executeToolActivity(registry: AgentRegistry, middleware: Middleware[], tracing?: ActivityTracing) {
   const steps = middleware.flatMap((m) => (m.onToolCall ? [m.onToolCall.bind(m)] : []));
 
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
@@ -65,16 +67,19 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
     };
     const run = composeMiddleware<ToolCallInfo, ToolCallResult>(steps, innermost);
     const call: ToolCallInfo = { agent: input.agent, tool: input.tool, callId: input.callId, input: input.input, runtime: input.runtime, workflowId };
-    try {
-      const result = await withAutoHeartbeat(() => run(call));
-      if (result.content === '') {
-        return { kind: 'result', result: errorResult('Error: Tool execution failed: Tool completed without returning a result') };
+    const observed = { agent: input.agent, tool: input.tool, callId: input.callId, description: tool.spec.description, workflowId, input: input.input };
+    return observeToolCall(tracing, observed, async (): Promise<ExecuteToolOutput> => {
+      try {
+        const result = await withAutoHeartbeat(() => run(call));
+        if (result.content === '') {
+          return { kind: 'result', result: errorResult('Error: Tool execution failed: Tool completed without returning a result') };
+        }
+        // Once more after the middleware, which may have put a result of any size in place.
+        return { kind: 'result', result: boundToolResult(result, input.maxResultChars) };
+      } catch (error) {
+        if (error instanceof SuspendSignal) return { kind: 'suspended', reason: error.reason };
+        throw error;
       }
-      // Once more after the middleware, which may have put a result of any size in place.
-      return { kind: 'result', result: boundToolResult(result, input.maxResultChars) };
-    } catch (error) {
-      if (error instanceof SuspendSignal) return { kind: 'suspended', reason: error.reason };
-      throw error;
-    }
+    });
   };
 }

@@ -7,7 +7,11 @@ import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
 import { readClientConfig, runWebUiLink, type ClientConfig } from './client-config';
 import { connectClient } from '../connection/connect-client';
+import { dataConverterFromEnv } from '../codec/encrypted-data-converter';
 import { splitConnectionOverrides, type ConnectionOverrides } from '../connection/connection-overrides';
+import type { TelemetryOptions } from '../telemetry/telemetry-options';
+import { resolveTracing, type Tracing } from '../telemetry/tracing';
+import { withClientTracing } from '../telemetry/client-tracing';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 
 export interface StartOptions {
@@ -29,10 +33,15 @@ export interface StartOptions {
 export type AgentClientOptions = Partial<Omit<ClientConfig, 'address' | 'namespace'>> &
   ConnectionOverrides & {
     connection?: Connection;
-    /** The same data converter (e.g. the encryption codec) the workers use. */
+    /**
+     * The same data converter (e.g. the encryption codec) the workers use. Without it, the keys of
+     * AGENT_ENCRYPTION_KEY_FILE or AGENT_ENCRYPTION_KEYS are used when set (encryptedDataConverter).
+     */
     dataConverter?: DataConverter;
     /** Temporal client interceptors (e.g. tracing). */
     interceptors?: ClientInterceptors;
+    /** Tracing, as createWorker takes it: spans for starting runs, signals, updates and queries. */
+    telemetry?: TelemetryOptions | false;
   };
 
 export interface RunSummary {
@@ -56,17 +65,22 @@ export class AgentClient {
     readonly client: Client,
     readonly config: ClientConfig,
     private readonly ownConnection?: Connection,
+    private readonly tracing?: Tracing,
   ) {}
 
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
     const { overrides, rest } = splitConnectionOverrides(options);
-    const { connection: given, dataConverter, interceptors, ...own } = rest;
+    const { connection: given, dataConverter: givenConverter, interceptors: givenInterceptors, telemetry, ...own } = rest;
+    // Read before connecting: keys that cannot be used fail without a round trip.
+    const dataConverter = givenConverter ?? dataConverterFromEnv().dataConverter;
     const settings = given ? undefined : resolveConnectionSettings(overrides);
     const { address, namespace } = settings ?? resolveConnectionTarget(overrides);
     const config: ClientConfig = { ...readClientConfig(), ...own, address, namespace };
     const connection = given ?? (await connectClient(settings!));
-    const client = new Client({ connection, namespace, ...(dataConverter ? { dataConverter } : {}), ...(interceptors ? { interceptors } : {}) });
-    return new AgentClient(client, config, given ? undefined : connection);
+    const tracing = resolveTracing(telemetry);
+    const interceptors = withClientTracing(tracing, givenInterceptors);
+    const client = new Client({ connection, namespace, dataConverter, ...(interceptors ? { interceptors } : {}) });
+    return new AgentClient(client, config, given ? undefined : connection, tracing);
   }
 
   async start(agent: string, options: StartOptions): Promise<AgentRun> {
@@ -134,5 +148,6 @@ export class AgentClient {
 
   async close(): Promise<void> {
     await this.ownConnection?.close();
+    await this.tracing?.close();
   }
 }

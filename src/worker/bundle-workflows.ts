@@ -3,12 +3,13 @@ import { dirname, resolve } from 'node:path';
 import type { Logger } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { agentWorkflowsPath } from './workflows-path';
+import { agentWorkflowInterceptorModules } from '../telemetry/workflow-interceptor-modules';
 
 export interface BundleAgentWorkflowsOptions {
   /** Where the bundle is written; missing folders are created. */
   outFile: string;
   logger?: Logger;
-  /** Your workflow interceptor modules (paths), bundled with the agent workflow. */
+  /** Your workflow interceptor modules (paths), bundled with the agent workflow and after its own (tracing). */
   workflowInterceptorModules?: string[];
 }
 
@@ -25,7 +26,7 @@ export interface AgentWorkflowsBundle {
 export async function bundleAgentWorkflows(options: BundleAgentWorkflowsOptions): Promise<AgentWorkflowsBundle> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: agentWorkflowsPath(),
-    ...(options.workflowInterceptorModules ? { workflowInterceptorModules: options.workflowInterceptorModules } : {}),
+    workflowInterceptorModules: [...agentWorkflowInterceptorModules(), ...(options.workflowInterceptorModules ?? [])],
     logger: options.logger ?? new DefaultLogger('WARN'),
   });
   const codePath = resolve(options.outFile);

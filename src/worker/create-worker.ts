@@ -16,6 +16,15 @@ import type { McpServersInput, McpServerStatus } from '../mcp';
 import { loadWorkerTools } from './worker-tools';
 import { agentWorkflowsPath } from './workflows-path';
 import { composeWorkerInterceptors } from './compose-interceptors';
+import type { TelemetryOptions } from '../telemetry/telemetry-options';
+import { resolveTracing } from '../telemetry/tracing';
+import { agentWorkerInterceptors } from '../telemetry/worker-tracing';
+import { workerSinks } from '../telemetry/agent-workflow-sinks';
+import { withClientTracing } from '../telemetry/client-tracing';
+import { installRuntime, type RuntimeMetricsOptions } from '../telemetry/install-runtime';
+import { dataConverterFromEnv, describeEncryption } from '../codec/encrypted-data-converter';
+import { WorkerConfigurationError } from './configuration-error';
+import { readDeploymentOptions } from './deployment-options';
 
 export interface CreateWorkerOptions {
   agents: AgentDefinition[];
@@ -41,7 +50,8 @@ export interface CreateWorkerOptions {
   logger?: Logger;
   /**
    * Temporal's data converter (payload converter and codecs, e.g. encryption). Clients that talk to
-   * these runs need the same one (AgentClient.connect({ dataConverter })).
+   * these runs need the same one (AgentClient.connect({ dataConverter })). Without it, payloads are
+   * encrypted when AGENT_ENCRYPTION_KEY_FILE or AGENT_ENCRYPTION_KEYS configure keys.
    */
   dataConverter?: DataConverter;
   /**
@@ -52,11 +62,25 @@ export interface CreateWorkerOptions {
   interceptors?: WorkerInterceptors;
   /** Sinks the workflow code can call (Temporal's InjectedSinks), merged over the SDK's own. */
   sinks?: InjectedSinks<any>;
-  /** Worker Deployment Versioning: deployment name, build id and the default versioning behaviour. */
+  /**
+   * Worker Deployment Versioning: deployment name, build id and the default versioning behaviour.
+   * Read from AGENT_DEPLOYMENT_NAME, AGENT_BUILD_ID and AGENT_VERSIONING_BEHAVIOR when not given.
+   */
   deployment?: WorkerOptions['workerDeploymentOptions'];
   /** Passed through to Temporal's Worker.create. */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
   log?: (message: string) => void;
+  /**
+   * Tracing (see "Tracing and metrics" in the README): `{ spanProcessor, captureContent }`, or
+   * nothing to follow the OTEL_* environment (off unless it names an exporter); `false`: off.
+   */
+  telemetry?: TelemetryOptions | false;
+  /**
+   * Serve Temporal's and the project's metrics for Prometheus at `prometheus` (host:port). Installs
+   * Temporal's runtime, which must not exist yet: not with `connection`, nor after another worker
+   * or client in this process (then call installRuntime first).
+   */
+  metrics?: RuntimeMetricsOptions;
 }
 
 export interface AgentWorker {
@@ -72,7 +96,7 @@ export interface AgentWorker {
 
 function defaultModel(config: WorkerConfig): ChatModelPort {
   if (!config.openaiApiKey && !config.openaiBaseUrl) {
-    throw new Error(
+    throw new WorkerConfigurationError(
       'No model endpoint: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (any OpenAI-compatible server such as Ollama or vLLM).',
     );
   }
@@ -83,9 +107,17 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   // Resolved first: a bad certificate path or profile fails before any MCP server starts.
   const temporal = resolveWorkerConnection(options.config ?? {}, !options.connection);
+  if (options.metrics) installRuntime(options.metrics);
+  const tracing = resolveTracing(options.telemetry);
   const config: WorkerConfig = { ...readWorkerConfig(), ...(options.config ?? {}), ...temporal.config };
   const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
+  // Before anything starts, so keys that cannot be used fail first. The same converter serves the
+  // activities' own client, which reads each run's conversation through a query.
+  const encryption = options.dataConverter ? undefined : dataConverterFromEnv();
+  const dataConverter = options.dataConverter ?? encryption!.dataConverter;
+  if (encryption?.keys) log(describeEncryption(encryption.keys));
   const model = options.model ?? defaultModel(config);
+  const deployment = options.deployment ?? readDeploymentOptions();
   let registry: AgentRegistry | undefined;
   const tools = await loadWorkerTools({
     mcpServers: options.mcpServers,
@@ -115,9 +147,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         registry,
         model,
         conversations: queryConversationReader(
-          new Client({ connection: nativeConnection, namespace: config.namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) }),
+          new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: withClientTracing(tracing) ?? {} }),
         ),
         middleware: options.middleware,
+        tracing,
       }),
       ...(options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
@@ -130,16 +163,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       shutdownGraceTime: '5s',
       shutdownForceTime: '30s',
       disablePayloadErrorLimit: true,
-      interceptors: composeWorkerInterceptors(options.interceptors),
-      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-      ...(options.sinks ? { sinks: options.sinks } : {}),
-      ...(options.deployment ? { workerDeploymentOptions: options.deployment } : {}),
+      interceptors: composeWorkerInterceptors(agentWorkerInterceptors(tracing, Boolean(options.workflowBundle)), options.interceptors),
+      dataConverter,
+      sinks: { ...workerSinks(tracing), ...(options.sinks ?? {}) },
+      ...(deployment ? { workerDeploymentOptions: deployment } : {}),
       ...(options.workerOptions ?? {}),
     });
   } catch (error) {
     // Without this, the MCP servers started above would outlive a worker that never runs.
     await tools.manager?.close();
     await ownConnection?.close();
+    await tracing?.close();
     throw error;
   }
 
@@ -154,6 +188,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       } finally {
         await tools.manager?.close();
         await ownConnection?.close();
+        await tracing?.close();
       }
     },
     shutdown() {

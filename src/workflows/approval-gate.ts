@@ -6,6 +6,8 @@ import { pendingOfKind, settle, takeApproval } from './decisions';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { setStatus, setStep } from './status';
+import { permissionDecided } from '../telemetry/permission-decided';
+import { countApprovalWait } from '../telemetry/run-metrics';
 
 type AskCall = Extract<PreparedCall, { outcome: 'ask' }>;
 
@@ -26,18 +28,11 @@ export function showWaitingApprovals(state: RunState, workflowId: string): void 
 
 function decidedEvent(state: RunState, call: { callId: string; tool: string }, decision: ApprovalDecision | undefined, timeout?: unknown): void {
   const approved = decision?.approved ?? false;
-  recordEvent(
-    state,
-    {
-      type: 'permission_decided',
-      callId: call.callId,
-      tool: call.tool,
-      behavior: approved ? 'allow' : 'deny',
-      by: decision ? 'user' : 'timeout',
-      reason: decision ? decision.reason ?? (approved ? 'approved' : 'denied') : `approval timed out after ${timeout}`,
-    },
-    nowIso(),
-  );
+  const behavior = approved ? 'allow' : 'deny';
+  const by = decision ? 'user' : 'timeout';
+  const reason = decision ? decision.reason ?? (approved ? 'approved' : 'denied') : `approval timed out after ${timeout}`;
+  recordEvent(state, { type: 'permission_decided', callId: call.callId, tool: call.tool, behavior, by, reason }, nowIso());
+  permissionDecided(call, behavior, by, reason);
 }
 
 /**
@@ -81,8 +76,13 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
 
   const decided = () => calls.every((c) => state.approvals.some((a) => a.callId === c.callId));
   const timeout = state.descriptor.approvalTimeout;
-  if (timeout) await condition(decided, timeout);
-  else await condition(decided);
+  countApprovalWait(state.agent, 1);
+  try {
+    if (timeout) await condition(decided, timeout);
+    else await condition(decided);
+  } finally {
+    countApprovalWait(state.agent, -1);
+  }
 
   const outcomes = calls.map((call): GateOutcome => {
     const stillPending = state.pending.some((p) => p.callId === call.callId);

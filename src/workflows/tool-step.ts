@@ -14,6 +14,7 @@ import type { RunState } from './run-state';
 import { setStep } from './status';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, DEFAULT_TOOL_TIMEOUT, toolRetryPolicy } from './tool-defaults';
 import { routeCall, specOf } from './tool-visibility';
+import { permissionDecided } from '../telemetry/permission-decided';
 
 /** What will happen to one call once approvals are in. */
 type Plan =
@@ -152,6 +153,7 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
   const asks: Extract<PreparedCall, { outcome: 'ask' }>[] = [];
   for (const p of prepared.values()) {
     const call = forWorker.find((c) => c.id === p.callId)!;
+    if ('decision' in p && p.decision) permissionDecided(p, p.decision.behavior, 'rules', p.decision.reason);
     if (p.outcome === 'result') {
       if (p.decision) recordEvent(state, { type: 'permission_decided', callId: call.id, tool: call.name, behavior: 'deny', by: 'rules', reason: p.decision.reason }, nowIso());
       plans.set(call.id, { call, kind: 'result', result: p.result });

@@ -1,5 +1,6 @@
 import type { AgentRun } from '../agent-run';
 import { describeRunFailure } from '../run-failure';
+import { unlessUndecryptable } from './unless-undecryptable';
 
 export type AgentCheck = { outcome: 'described' } | { outcome: 'failed'; message: string } | { outcome: 'no_worker' };
 
@@ -28,7 +29,7 @@ export async function checkAgentStarted(run: AgentRun, timeoutMs = 10_000): Prom
       return { outcome: 'failed', message };
     }
     const state = await within(
-      run.state().catch(() => undefined),
+      run.state().catch(unlessUndecryptable),
       Math.max(0, Math.min(2_000, deadline - Date.now())),
     );
     if (state && state.currentStep !== 'starting') return { outcome: 'described' };

@@ -3,8 +3,10 @@ import type { AgentClient } from '../agent-client';
 import { processOutput, type CliOutput } from './cli-output';
 import { UsageError, type CliCommand, type CliOption } from './command';
 import { CONNECTION_FLAGS, connectionOverridesFromFlags } from './connection-flags';
+import { dataConverterFromFlags, ENCRYPTION_FLAGS } from './encryption-flags';
 import { approveCommand } from './commands/approve';
 import { bundleCommand } from './commands/bundle';
+import { codecServerCommand } from './commands/codec-server';
 import { denyCommand } from './commands/deny';
 import { groupsCommand } from './commands/groups';
 import { listCommand } from './commands/list';
@@ -31,12 +33,14 @@ export const COMMANDS: CliCommand[] = [
   groupsCommand,
   toolsCommand,
   bundleCommand,
+  codecServerCommand,
 ];
 
 export const COMMON_OPTIONS: Record<string, CliOption> = {
   json: { type: 'boolean', description: 'machine-readable output: JSON only on stdout (one object, or one per line for watch)' },
   ...CONNECTION_FLAGS,
   'task-queue': { type: 'string', valueName: 'QUEUE', description: 'task queue of the agent runs', env: 'TEMPORAL_TASK_QUEUE', defaultText: 'durable-agent' },
+  ...ENCRYPTION_FLAGS,
   help: { type: 'boolean', short: 'h', description: 'this help' },
 };
 
@@ -101,6 +105,7 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
         const { AgentClient } = require('../agent-client') as typeof import('../agent-client');
         client ??= await AgentClient.connect({
           ...connectionOverridesFromFlags(values),
+          ...dataConverterFromFlags(values),
           ...(typeof values['task-queue'] === 'string' ? { taskQueue: values['task-queue'] } : {}),
         });
         return client;

@@ -2,6 +2,7 @@ import type { AgentRun } from '../agent-run';
 import type { AgentRunState, PendingCall } from '../../common/run';
 import type { ClientConfig } from '../client-config';
 import { cliInvocation } from './invocation';
+import { unlessUndecryptable } from './unless-undecryptable';
 
 const ANSWER_TIMEOUT_MS = 5_000;
 
@@ -11,7 +12,7 @@ export async function waitingState(run: AgentRun): Promise<AgentRunState | undef
   if (description.status.name !== 'RUNNING') return undefined;
   let timer: NodeJS.Timeout | undefined;
   const state = await Promise.race([
-    run.state().catch(() => undefined),
+    run.state().catch(unlessUndecryptable),
     new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ANSWER_TIMEOUT_MS))),
   ]).finally(() => clearTimeout(timer));
   return state && state.pending.length > 0 ? state : undefined;
