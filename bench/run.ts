@@ -15,6 +15,8 @@ import { ensureSearchAttributes } from '../src/worker/ensure-search-attributes';
 import { median, mib, percentile } from './stats';
 import { measureCliTimings } from './cli-timings';
 import { measureWorkerStarts } from './worker-start';
+import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
+import { agentWorkflowInterceptorModules } from '../src/telemetry/workflow-interceptor-modules';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findTemporalCli } = require('../scripts/temporal-cli.cjs');
@@ -64,8 +66,13 @@ async function main(): Promise<void> {
       }),
       noop: async () => undefined,
     };
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: new DefaultLogger('ERROR') });
-    const worker = await Worker.create({ connection: native, taskQueue: TASK_QUEUE, activities, workflowBundle: { code } });
+    // With the agent workflow's own interceptors and sinks, as every worker of it runs (tracing not exported).
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('./workflows'),
+      workflowInterceptorModules: agentWorkflowInterceptorModules(),
+      logger: new DefaultLogger('ERROR'),
+    });
+    const worker = await Worker.create({ connection: native, taskQueue: TASK_QUEUE, activities, workflowBundle: { code }, sinks: agentWorkflowSinks() });
     const running = worker.run();
 
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });

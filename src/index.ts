@@ -49,3 +49,8 @@ export type { PermissionDecision, PermissionMode, PermissionSettings } from './c
 export type { AgentRunResult, AgentRunState, AgentWorkflowInput, PendingCall, RunStatus } from './common/run';
 export type { RuntimeContext } from './common/runtime';
 export type { ToolSpec } from './common/tools';
+export type { TelemetryOptions } from './telemetry/telemetry-options';
+export { installRuntime, type InstallRuntimeOptions, type RuntimeMetricsOptions } from './telemetry/install-runtime';
+export { agentWorkflowSinks } from './telemetry/agent-workflow-sinks';
+export { agentWorkflowInterceptorModules } from './telemetry/workflow-interceptor-modules';
+export { AgentMetric } from './telemetry/metric-names';

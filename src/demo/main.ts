@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     modelOverrides = { openaiBaseUrl: scripted.baseURL, defaultModel: 'scripted-model' };
     log('No OPENAI_API_KEY is set: the agent talks to the project\'s scripted model (a local fake, not an LLM).');
     log(`Set OPENAI_API_KEY (and OPENAI_BASE_URL, AGENT_MODEL for other providers) to use a real model.`);
-    log(`More workers for this demo: OPENAI_BASE_URL=${scripted.baseURL} AGENT_MODEL=scripted-model npm run worker`);
+    log(`More workers for this demo: AGENT_DEMO=1 OPENAI_BASE_URL=${scripted.baseURL} AGENT_MODEL=scripted-model npm run worker`);
   } else {
     log(`Model: ${config.defaultModel} at ${config.openaiBaseUrl ?? 'https://api.openai.com/v1'}`);
   }

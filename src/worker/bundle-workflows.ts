@@ -11,6 +11,13 @@ export interface BundleAgentWorkflowsOptions {
   logger?: Logger;
   /** Your workflow interceptor modules (paths), bundled with the agent workflow and after its own (tracing). */
   workflowInterceptorModules?: string[];
+  /**
+   * Bundle the failure converter of the encrypted data converter, so failures raised by the
+   * workflow code keep their messages in encrypted attributes too. Use it when the workers encrypt
+   * payloads (AGENT_ENCRYPTION_KEY_FILE / AGENT_ENCRYPTION_KEYS); without keys it only hides
+   * failure messages from the Web UI.
+   */
+  encryptedFailures?: boolean;
 }
 
 export interface AgentWorkflowsBundle {
@@ -28,6 +35,7 @@ export async function bundleAgentWorkflows(options: BundleAgentWorkflowsOptions)
     workflowsPath: agentWorkflowsPath(),
     workflowInterceptorModules: [...agentWorkflowInterceptorModules(), ...(options.workflowInterceptorModules ?? [])],
     logger: options.logger ?? new DefaultLogger('WARN'),
+    ...(options.encryptedFailures ? { failureConverterPath: require.resolve('../codec/encrypted-failure-converter') } : {}),
   });
   const codePath = resolve(options.outFile);
   mkdirSync(dirname(codePath), { recursive: true });

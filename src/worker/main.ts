@@ -1,29 +1,54 @@
-import { demoAgents } from '../demo/agents';
+import { EncryptionKeyError } from '../codec/encryption-key-error';
 import { readWorkerConfig } from './config';
+import { WorkerConfigurationError } from './configuration-error';
 import { createWorker } from './create-worker';
+import { readEntrySettings } from './entry-settings';
+import { startHealthFile } from './health-file';
+import { loadWorkerAgents } from './load-worker-agents';
+import { metricsFromEnv } from '../telemetry/metrics-env';
 
 /**
- * `npm run worker`: one more worker for the demo agents, e.g. to scale out next to `npm start`
- * (point OPENAI_BASE_URL at the model the demo prints). Your own project calls createWorker
- * with its own agents the same way.
+ * `node dist/worker/main.js` (the Docker image) and `npm run worker`: a worker for the agents of
+ * AGENT_MODULE, or for the demo agents with AGENT_DEMO=1. Everything comes from the environment
+ * (README, "Environment variables").
  */
 async function main(): Promise<void> {
+  const settings = readEntrySettings();
   const config = readWorkerConfig();
+  const { agents, mcpServers } = await loadWorkerAgents(settings.agents, config.workspace);
   // The connection comes from Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_API_KEY, TLS, profile).
-  // A bundle made ahead of time (`durable-agent bundle`) spares the worker webpack at every start.
-  const bundle = process.env.AGENT_WORKFLOW_BUNDLE;
   const worker = await createWorker({
-    agents: demoAgents({ workspace: config.workspace }),
+    agents,
     config,
-    ...(bundle ? { workflowBundle: { codePath: bundle } } : {}),
+    ...(mcpServers ? { mcpServers } : {}),
+    // A bundle made ahead of time (`durable-agent bundle`) spares the worker webpack at every start.
+    ...(settings.workflowBundle ? { workflowBundle: { codePath: settings.workflowBundle } } : {}),
+    ...(settings.deployment ? { deployment: settings.deployment } : {}),
+    // Prometheus at AGENT_PROMETHEUS_ADDRESS; tracing follows the OTEL_* variables by itself.
+    ...metricsFromEnv(),
   });
   const { temporalAddress, taskQueue, namespace } = worker.config;
-  console.log(`[durable-agent] worker on ${temporalAddress}, namespace ${namespace}, task queue ${taskQueue}`);
+  const version = settings.deployment?.version;
+  console.log(
+    `[durable-agent] worker for ${agents.map((agent) => agent.name).join(', ')} on ${temporalAddress}, namespace ${namespace}, task queue ${taskQueue}` +
+      (version ? `, version ${version.deploymentName}.${version.buildId} (${settings.deployment!.defaultVersioningBehavior})` : ', unversioned'),
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
-  await worker.run();
+  const running = worker.run();
+  const health = settings.healthFile ? startHealthFile(settings.healthFile, worker.worker) : undefined;
+  try {
+    await running;
+  } finally {
+    health?.stop();
+  }
 }
 
 main().catch((error) => {
+  if (error instanceof WorkerConfigurationError || error instanceof EncryptionKeyError) {
+    // Exit 0: a restart cannot fix configuration, so `restart: on-failure` must not loop on it.
+    console.error(`[durable-agent] worker not started: ${error.message}`);
+    process.exit(0);
+  }
   console.error(`[durable-agent] worker failed: ${(error as Error).message}`);
   process.exit(1);
 });

@@ -26,13 +26,17 @@ export function showWaitingApprovals(state: RunState, workflowId: string): void 
   setStep(state, `waiting for approval of ${waiting.length} tool call(s)`, lines.join('\n'));
 }
 
-function decidedEvent(state: RunState, call: { callId: string; tool: string }, decision: ApprovalDecision | undefined, timeout?: unknown): void {
+function describeDecision(decision: ApprovalDecision | undefined, timeout?: unknown) {
   const approved = decision?.approved ?? false;
-  const behavior = approved ? 'allow' : 'deny';
-  const by = decision ? 'user' : 'timeout';
-  const reason = decision ? decision.reason ?? (approved ? 'approved' : 'denied') : `approval timed out after ${timeout}`;
-  recordEvent(state, { type: 'permission_decided', callId: call.callId, tool: call.tool, behavior, by, reason }, nowIso());
-  permissionDecided(call, behavior, by, reason);
+  return {
+    behavior: approved ? ('allow' as const) : ('deny' as const),
+    by: decision ? ('user' as const) : ('timeout' as const),
+    reason: decision ? decision.reason ?? (approved ? 'approved' : 'denied') : `approval timed out after ${timeout}`,
+  };
+}
+
+function decidedEvent(state: RunState, call: { callId: string; tool: string }, decision: ApprovalDecision | undefined, timeout?: unknown): void {
+  recordEvent(state, { type: 'permission_decided', callId: call.callId, tool: call.tool, ...describeDecision(decision, timeout) }, nowIso());
 }
 
 /**
@@ -89,6 +93,9 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
     const decision = takeApproval(state, call.callId);
     settle(state, call.callId);
     if (decidedEarly.has(call.callId) || stillPending) decidedEvent(state, call, decision, timeout);
+    // Here rather than where the answer arrives, so the trace event lands on the run's own span.
+    const described = describeDecision(decision, timeout);
+    permissionDecided(call, described.behavior, described.by, described.reason);
     if (decision?.approved && decision.remember === 'session' && call.decision.suggestedRule) {
       if (!state.sessionRules.includes(call.decision.suggestedRule)) state.sessionRules.push(call.decision.suggestedRule);
     }

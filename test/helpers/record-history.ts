@@ -3,11 +3,18 @@ import { join } from 'node:path';
 import type { AgentRun } from '../../src/client/agent-run';
 import { historyToJson } from './history-json';
 
-export const HISTORIES_DIR = join(__dirname, '..', 'fixtures', 'histories');
+/** One folder per release (`<root>/<version>/`); every release's fixtures are kept and replayed. */
+export const HISTORIES_ROOT = join(__dirname, '..', 'fixtures', 'histories');
+
+export const CURRENT_RELEASE = (require('../../package.json') as { version: string }).version;
+
+/** Where this release's recordings go. */
+export const HISTORIES_DIR = join(HISTORIES_ROOT, CURRENT_RELEASE);
 
 /**
- * With RECORD_HISTORIES=1 the finished run's history is saved as a replay fixture. The replay
- * test replays every fixture against the current workflow code.
+ * With RECORD_HISTORIES=1 the finished run's history is saved as a replay fixture of the current
+ * release (package.json's version). The replay test replays the fixtures of every release against
+ * the current workflow code.
  */
 export async function maybeRecordHistory(run: AgentRun, name: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;

@@ -8,6 +8,7 @@ import { maybeRecordHistory } from '../helpers/record-history';
 import { workflowBundle } from '../helpers/temporal-env';
 import { startTimeSkippingAgentEnv, timeSkippingServerPath, type TimeSkippingAgentEnv } from '../helpers/time-skipping-env';
 import { waitForPending } from '../helpers/wait-for';
+import { agentWorkflowSinks } from '../../src/telemetry/agent-workflow-sinks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -98,7 +99,7 @@ describe('approvals that take days, on the time-skipping test server', () => {
 
     // The history of the time-skipping server replays (as the JSON a fixture would hold).
     const history = historyFromJson(JSON.parse(historyToJson(await run.handle.fetchHistory())));
-    await Worker.runReplayHistory({ workflowBundle: workflowBundle() }, history, run.workflowId);
+    await Worker.runReplayHistory({ workflowBundle: workflowBundle(), sinks: agentWorkflowSinks() }, history, run.workflowId);
     await maybeRecordHistory(run, 'approval-timed-out');
   });
 });

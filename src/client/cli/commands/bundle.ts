@@ -9,15 +9,24 @@ const DETAILS = [
 
 export const bundleCommand: CliCommand = {
   name: 'bundle',
-  usage: 'bundle --out FILE [--json]',
+  usage: 'bundle --out FILE [--encrypted-failures] [--json]',
   summary: 'Bundle the agent workflow code ahead of time, so workers start without webpack.',
   details: DETAILS,
-  options: { out: { type: 'string', valueName: 'FILE', description: 'where to write the bundle (required)' } },
-  examples: ['bundle --out build/workflow-bundle.js'],
+  options: {
+    out: { type: 'string', valueName: 'FILE', description: 'where to write the bundle (required)' },
+    'encrypted-failures': {
+      type: 'boolean',
+      description: 'keep failure messages of the workflow code in encrypted attributes (for workers that encrypt payloads)',
+    },
+  },
+  examples: ['bundle --out build/workflow-bundle.js', 'bundle --out build/workflow-bundle.js --encrypted-failures'],
   async run(ctx) {
     const out = stringOption(ctx, 'out');
     if (!out) throw new UsageError('missing --out FILE');
-    const bundle = await (require('../../../worker/bundle-workflows') as typeof import('../../../worker/bundle-workflows')).bundleAgentWorkflows({ outFile: out });
+    const bundle = await (require('../../../worker/bundle-workflows') as typeof import('../../../worker/bundle-workflows')).bundleAgentWorkflows({
+      outFile: out,
+      encryptedFailures: ctx.values['encrypted-failures'] === true,
+    });
     if (ctx.json) printJson(ctx.output, bundle);
     else {
       ctx.output.out(`Wrote the workflow bundle (${(bundle.bytes / 1024 / 1024).toFixed(1)} MiB) to ${bundle.codePath}`);

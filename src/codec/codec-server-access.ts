@@ -1,0 +1,41 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What the Web UI sends: its own headers, and with "Pass access token" its login's tokens. */
+const ALLOWED_HEADERS = 'Content-Type, X-Namespace, Authorization, Authorization-Extras';
+
+/**
+ * CORS for the listed origins (the Web UI's), with credentials, since the UI may send cookies
+ * ("Include cross-origin credentials"). Returns false for a browser request from any other origin.
+ */
+export function applyCors(request: IncomingMessage, response: ServerResponse, origins: readonly string[]): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true; // not a browser: the temporal CLI, curl
+  response.setHeader('Vary', 'Origin');
+  if (!origins.includes(origin)) return false;
+  response.setHeader('Access-Control-Allow-Origin', origin);
+  response.setHeader('Access-Control-Allow-Credentials', 'true');
+  return true;
+}
+
+export function answerPreflight(response: ServerResponse): void {
+  response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+  response.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+  response.setHeader('Access-Control-Max-Age', '600');
+  response.writeHead(204).end();
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** `Authorization: Bearer <token>`, compared in constant time. */
+export function hasBearerToken(request: IncomingMessage, token: string): boolean {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}

@@ -1,0 +1,33 @@
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { BatchSpanProcessor, ConsoleSpanExporter, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+type Env = NodeJS.ProcessEnv;
+
+const isTrue = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
+
+/** Which exporter the environment asks for, if any: the SDK's own rules, minus the exporters not bundled here. */
+export function tracesExporterFromEnv(env: Env): 'otlp' | 'console' | undefined {
+  if (isTrue(env.OTEL_SDK_DISABLED)) return undefined;
+  const named = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (named.includes('none')) return undefined;
+  if (named.includes('console')) return 'console';
+  if (named.includes('otlp')) return 'otlp';
+  if (named.length > 0) throw new Error(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: durable-agent supports otlp, console and none.`);
+  return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : undefined;
+}
+
+function otlpExporter(env: Env): SpanExporter {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim();
+  // Both read the endpoint, headers, timeout and compression from the OTEL_EXPORTER_OTLP_* variables themselves.
+  if (protocol === 'http/protobuf') return new OtlpProtoExporter();
+  if (protocol === 'http/json') return new OtlpJsonExporter();
+  throw new Error(`OTLP protocol '${protocol}' is not supported here: use http/protobuf (the default, port 4318) or http/json.`);
+}
+
+/** A batching processor over the exporter the environment names (OTEL_BSP_* tune the batching). */
+export function spanProcessorFromEnv(env: Env): SpanProcessor | undefined {
+  const kind = tracesExporterFromEnv(env);
+  if (!kind) return undefined;
+  return new BatchSpanProcessor(kind === 'console' ? new ConsoleSpanExporter() : otlpExporter(env));
+}

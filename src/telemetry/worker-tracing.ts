@@ -1,0 +1,37 @@
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { Resource } from '@opentelemetry/resources';
+import { RUN_ID_ATTR_KEY, WORKFLOW_ID_ATTR_KEY } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
+import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
+import type { WorkflowInfo } from '@temporalio/workflow';
+import type { Tracing } from './tracing';
+import { agentWorkflowInterceptorModules } from './workflow-interceptor-modules';
+
+/**
+ * The project's worker interceptors: the workflow modules (unless the code comes from a prebuilt
+ * bundle, which already has them) and, with tracing, the activity span every model and tool span
+ * hangs under.
+ */
+export function agentWorkerInterceptors(tracing: Tracing | undefined, prebuiltBundle: boolean): WorkerInterceptors {
+  const options = tracing ? { tracer: tracing.tracer } : undefined;
+  return {
+    workflowModules: prebuiltBundle ? [] : agentWorkflowInterceptorModules(),
+    activity: options
+      ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, options), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })]
+      : [],
+  };
+}
+
+/**
+ * The sink the workflow's spans leave the sandbox through. Temporal calls it only outside replay,
+ * so a span is exported once, by the worker that ran its end for the first time. Without tracing it
+ * drops them.
+ */
+export function workflowSpanSinks(tracing: Tracing | undefined): InjectedSinks<any> {
+  if (!tracing) return { exporter: { export: { fn: () => undefined } } };
+  const sink = makeWorkflowExporter(tracing.spanProcessor, tracing.resource as Resource);
+  // The package copies what it is given as the workflow's info into every span's attributes; the
+  // whole WorkflowInfo would bring the memo and search attributes (user data) along. The ids only,
+  // under the keys the activity spans use.
+  const ids = (info: WorkflowInfo) => ({ [WORKFLOW_ID_ATTR_KEY]: info.workflowId, [RUN_ID_ATTR_KEY]: info.runId }) as unknown as WorkflowInfo;
+  return { exporter: { export: { fn: (info: WorkflowInfo, spans: Parameters<typeof sink.export.fn>[1]) => sink.export.fn(ids(info), spans) } } };
+}

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { HEALTH_MAX_AGE_MS, type WorkerHealthRecord } from './health-file';
+
+/** Whether the worker that writes `path` is healthy: running, polling, and its record fresh. */
+export function checkHealthFile(path: string, now = Date.now(), maxAgeMs = HEALTH_MAX_AGE_MS): { healthy: boolean; reason: string } {
+  let record: WorkerHealthRecord;
+  try {
+    record = JSON.parse(readFileSync(path, 'utf8')) as WorkerHealthRecord;
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return { healthy: false, reason: missing ? `${path} does not exist: the worker is not running (yet)` : `${path} is unreadable: ${(error as Error).message}` };
+  }
+  const age = now - record.writtenAt;
+  if (!(age <= maxAgeMs)) return { healthy: false, reason: `the worker (pid ${record.pid}) last wrote ${path} ${Math.round(age / 1000)} s ago: stuck or gone` };
+  const detail = `state ${record.state}, workflow poller ${record.workflowPoller}, activity poller ${record.activityPoller}`;
+  return { healthy: record.healthy, reason: `${record.healthy ? 'healthy' : 'unhealthy'}: ${detail}` };
+}
+
+// `node dist/worker/health-check.js`: the container health check (exit 0 healthy, 1 not).
+if (require.main === module) {
+  const path = process.env.AGENT_HEALTH_FILE;
+  if (!path) {
+    console.error('AGENT_HEALTH_FILE is not set: the worker writes no health file to check.');
+    process.exit(1);
+  }
+  const { healthy, reason } = checkHealthFile(path);
+  (healthy ? console.log : console.error)(reason);
+  process.exit(healthy ? 0 : 1);
+}

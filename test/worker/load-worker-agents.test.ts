@@ -1,0 +1,32 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { WorkerConfigurationError } from '../../src/worker/configuration-error';
+import { loadWorkerAgents } from '../../src/worker/load-worker-agents';
+
+const dir = mkdtempSync(join(tmpdir(), 'load-worker-agents-'));
+
+describe('loadWorkerAgents', () => {
+  test('a CommonJS module: its agents and its code MCP servers', async () => {
+    const loaded = await loadWorkerAgents({ module: resolve(__dirname, '..', 'fixtures', 'agents-module', 'agents.cjs') }, 'workspace');
+    expect(loaded.agents.map((agent) => agent.name)).toEqual(['shouter']);
+    expect(loaded.mcpServers).toEqual({});
+  });
+
+  test('the demo agents on request', async () => {
+    const loaded = await loadWorkerAgents({ demo: true }, dir);
+    expect(loaded.agents.map((agent) => agent.name).sort()).toEqual(['coder', 'ecommerce-cs']);
+  });
+
+  test.each([
+    ['exports no agents', 'exports.agents = [];', /exports no agent definitions/],
+    ['throws while loading', "throw new Error('missing dependency: payments-sdk');", /missing dependency: payments-sdk/],
+  ])('a module that %s is a configuration error naming the module', async (_what, source, message) => {
+    const file = join(dir, `agents-${Math.random().toString(36).slice(2)}.js`);
+    writeFileSync(file, source);
+    const loading = loadWorkerAgents({ module: file }, dir);
+    await expect(loading).rejects.toBeInstanceOf(WorkerConfigurationError);
+    await expect(loadWorkerAgents({ module: file }, dir)).rejects.toThrow(`AGENT_MODULE=${file} could not be loaded`);
+    await expect(loadWorkerAgents({ module: file }, dir)).rejects.toThrow(message);
+  });
+});
