@@ -1,3 +1,4 @@
+import { PACKAGE_VERSION } from '../version';
 import { DEFAULT_RECONNECT_BACKOFF, type BackoffOptions } from './backoff';
 import { McpServerUnavailableError } from './mcp-errors';
 import type { McpLogger, McpManager, McpServerStatus } from './mcp-types';
@@ -35,7 +36,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
         name,
         config,
         log: options.log,
-        clientInfo: { name: options.clientName ?? 'durable-agent', version: options.clientVersion ?? '0.1.0' },
+        clientInfo: { name: options.clientName ?? 'durable-agent', version: options.clientVersion ?? PACKAGE_VERSION },
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_MCP_REQUEST_TIMEOUT_MS,
         initTimeoutMs: options.initTimeoutMs ?? DEFAULT_MCP_INIT_TIMEOUT_MS,
         backoff,

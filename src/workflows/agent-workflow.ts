@@ -6,6 +6,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -25,7 +26,7 @@ import { installHandlers } from './handlers';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from './model-step';
 import { carryState, costField, createRunState, startingState, type RunState } from './run-state';
-import { publishUsage, setStatus, setStep } from './status';
+import { announceAgent, publishUsage, setStatus, setStep, SPARSE_SEARCH_ATTRIBUTES_PATCH } from './status';
 import { actOnToolCalls } from './tool-step';
 import { visibleTools } from './tool-visibility';
 import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
@@ -133,11 +134,9 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, () => []);
   const descriptor = input.carried?.descriptor ?? (await describe(input.agent));
   const state = createRunState(input, descriptor);
+  state.sparseSearchAttributes = patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
   installHandlers(state);
-  upsertSearchAttributes([
-    { key: AGENT_NAME, value: input.agent },
-    { key: AGENT_STATUS, value: state.status },
-  ]);
+  announceAgent(state);
   try {
     return await loop(state, input);
   } catch (error) {

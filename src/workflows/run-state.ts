@@ -40,6 +40,8 @@ export interface RunState {
   nextEventSeq: number;
   emptyReplies: number;
   continuedRuns: number;
+  /** Search attributes written on status changes only (see status.ts); decided per run by a patch. */
+  sparseSearchAttributes: boolean;
   output?: string;
 }
 
@@ -75,6 +77,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     nextEventSeq: carried?.nextEventSeq ?? 1,
     emptyReplies: 0,
     continuedRuns: carried?.continuedRuns ?? 0,
+    sparseSearchAttributes: false,
   };
 }
 
