@@ -34,6 +34,15 @@ export interface CallModelRequest extends Omit<CallModelInput, 'messages'> {
     messageCount: number;
     /** Joined to the system message for this call only (e.g. the active tool groups). */
     systemAddition?: string;
+    /**
+     * The conversation's identity across continue-as-new (the chain's first run id): the key of the
+     * worker's conversation cache. Absent in calls scheduled before the cache existed.
+     */
+    id?: string;
+    /** `messages` are the conversation's messages from this index up to `messageCount`. */
+    from?: number;
+    /** The messages since the previous model call; the worker has or reads the ones before `from`. */
+    messages?: Message[];
   };
 }
 

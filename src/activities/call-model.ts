@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { appendToSystem } from '../common/system-addition';
 import type { CallModelInput, CallModelOutput, CallModelRequest } from './activity-types';
+import { ConversationCache } from './conversation-cache';
+import { conversationForCall } from './conversation-for-call';
 import type { ConversationReader } from './conversation-reader';
 import { withAutoHeartbeat } from './auto-heartbeat';
 import { composeMiddleware, type Middleware } from './middleware';
@@ -23,7 +25,13 @@ export interface ModelHeartbeat {
   attempt: number;
 }
 
-export function callModelActivity(model: ChatModelPort, conversations: ConversationReader, middleware: Middleware[], tracing?: ActivityTracing) {
+export function callModelActivity(
+  model: ChatModelPort,
+  conversations: ConversationReader,
+  middleware: Middleware[],
+  tracing?: ActivityTracing,
+  cache: ConversationCache = new ConversationCache(),
+) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
   const complete = async (input: CallModelInput): Promise<CallModelOutput> => {
     const ctx = Context.current();
@@ -47,7 +55,7 @@ export function callModelActivity(model: ChatModelPort, conversations: Conversat
   return async function callModel(request: CallModelRequest): Promise<CallModelOutput> {
     const { workflowId, runId } = Context.current().info.workflowExecution ?? { workflowId: '', runId: '' };
     const { conversation, ...rest } = request;
-    const messages = await conversations.read(workflowId, runId, conversation.messageCount);
+    const messages = await conversationForCall(conversation, { workflowId, runId }, cache, conversations);
     // Middleware sees the call as the model will: the whole conversation.
     return run({ ...rest, messages: appendToSystem(messages, conversation.systemAddition) });
   };

@@ -53,3 +53,13 @@ export const stateQuery = defineQuery<AgentRunState>('state');
 export const eventsQuery = defineQuery<AgentEvent[], [number?]>('events');
 /** The first N messages of the conversation: model calls read it instead of carrying it in history. */
 export const conversationQuery = defineQuery<Message[], [number]>('conversation');
+
+export interface ConversationPageRequest {
+  from: number;
+  to: number;
+  /** Stop before the answer would pass this many bytes of JSON (at least one message is returned). */
+  maxBytes: number;
+}
+
+/** Messages `from`…`to` of the conversation, as many as fit in `maxBytes`: a read under Temporal's payload limit. */
+export const conversationPageQuery = defineQuery<Message[], [ConversationPageRequest]>('conversationPage');

@@ -73,6 +73,8 @@ export interface CarriedState {
   approvals: ApprovalDecision[];
   submissions: SubmittedResult[];
   continuedRuns: number;
+  /** Messages the last model call was sent (absent in runs continued before the worker's conversation cache). */
+  modelSeen?: number;
 }
 
 export interface AgentRunResult {
@@ -94,7 +96,14 @@ export interface AgentRunState {
   usage: TokenUsage;
   /** As in AgentRunResult: only with a price table. */
   cost?: number;
+  /**
+   * The newest messages that fit in STATE_MESSAGES_BYTES of JSON (all of them in all but very long
+   * runs), so the answer stays under Temporal's payload limit; `messageCount` is the whole count and
+   * the `conversationPage` query reads any range.
+   */
   messages: Message[];
+  /** How many messages the conversation has; absent from runs recorded before it existed. */
+  messageCount?: number;
   pending: PendingCall[];
   activeGroups: string[];
   sessionRules: string[];

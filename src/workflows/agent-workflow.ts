@@ -19,7 +19,7 @@ import { FailureTypes } from '../common/failures';
 import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
 import { localActivities } from './activities-proxy';
 import { nowIso } from './clock';
-import { shouldContinueAsNew } from './continue-as-new';
+import { carriedFits, shouldContinueAsNew } from './continue-as-new';
 import { preview, recordEvent } from './event-log';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
@@ -103,9 +103,12 @@ async function loop(state: RunState, input: AgentWorkflowInput): Promise<AgentRu
     // Empty replies count as iterations too; at the limit, ask for the summary.
     if (state.iterations >= state.maxIters && calls.length === 0) return summarizeAtLimit(state, []);
     if (shouldContinueAsNew(input.options)) {
-      await condition(allHandlersFinished);
-      log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
-      return continueAsNew<typeof agentWorkflow>({ ...input, carried: carryState(state) });
+      const carried = carryState(state);
+      if (carriedFits(state, carried)) {
+        await condition(allHandlersFinished);
+        log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
+        return continueAsNew<typeof agentWorkflow>({ ...input, carried });
+      }
     }
   }
 }
@@ -132,9 +135,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   // Answer queries while the agent is being described; signals and updates wait in Temporal's buffer.
   setHandler(stateQuery, () => startingState(input));
   setHandler(eventsQuery, () => []);
+  // Decided before anything else happens, so the patch's marker is the run's first command.
+  const sparse = patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
   const descriptor = input.carried?.descriptor ?? (await describe(input.agent));
   const state = createRunState(input, descriptor);
-  state.sparseSearchAttributes = patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
+  state.sparseSearchAttributes = sparse;
   installHandlers(state);
   announceAgent(state);
   try {

@@ -8,12 +8,14 @@ import {
   denySchema,
   eventsAfterSchema,
   messageCountSchema,
+  conversationPageSchema,
   setGroupsSchema,
   submitToolResultSchema,
 } from '../common/boundary/payload-schemas';
 import {
   approveAllSignal,
   approveSignal,
+  conversationPageQuery,
   conversationQuery,
   decideUpdate,
   denySignal,
@@ -26,6 +28,7 @@ import {
 import { approvalProblem, pendingOfKind, submissionProblem } from './decisions';
 import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
+import { conversationPage } from './conversation-page';
 import { recordDecision, recordSubmission } from './record-answers';
 import { callIdOf, payloadLimit, rejectInput } from './reject-input';
 import { snapshotState, type RunState } from './run-state';
@@ -82,6 +85,7 @@ export function installHandlers(state: RunState): void {
   setHandler(stateQuery, () => snapshotState(state));
   setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', eventsAfterSchema, afterSeq)));
   setHandler(conversationQuery, (count: unknown) => state.messages.slice(0, queryArgument(state, 'conversation', messageCountSchema, count)));
+  setHandler(conversationPageQuery, (page: unknown) => conversationPage(state.messages, queryArgument(state, 'conversationPage', conversationPageSchema, page)));
 
   setHandler(
     approveSignal,

@@ -1,7 +1,8 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, log } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { CallModelOutput, ModelToolDefinition } from '../activities/activity-types';
 import type { ToolSpec } from '../common/tools';
 import { activities } from './activities-proxy';
+import { deltaStart } from './conversation-delta';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { toolGroupsPrompt } from './tool-groups-prompt';
@@ -28,13 +29,20 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
   const chain = modelChain(state);
   // Without tools (the summary at the iteration limit) the groups would only confuse the model.
   const systemAddition = tools.length > 0 ? toolGroupsPrompt(state.descriptor, state.activeGroups) : '';
-  const conversation = { messageCount: state.messages.length, ...(systemAddition ? { systemAddition } : {}) };
+  const from = deltaStart(state.messages, state.modelSeen);
+  const conversation = {
+    messageCount: state.messages.length,
+    ...(systemAddition ? { systemAddition } : {}),
+    id: workflowInfo().firstExecutionRunId,
+    from,
+    messages: state.messages.slice(from),
+  };
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {
     const label = model || 'default';
     recordEvent(state, { type: 'model_call_started', iteration: state.iterations, model: label }, new Date().toISOString());
     try {
-      return await activities.callModel.executeWithOptions(
+      const reply = await activities.callModel.executeWithOptions(
         {
           summary: `model ${label} #${state.iterations}`,
           startToCloseTimeout: settings.timeout ?? DEFAULT_MODEL_TIMEOUT,
@@ -57,6 +65,8 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
           },
         ],
       );
+      state.modelSeen = conversation.messageCount;
+      return reply;
     } catch (error) {
       if (isCancellation(error) || !(error instanceof ActivityFailure) || index === chain.length - 1) throw error;
       lastError = error;

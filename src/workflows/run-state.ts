@@ -1,4 +1,5 @@
 import type { AgentDescriptor } from '../common/agent';
+import { newestMessages } from './newest-messages';
 import type { AgentEvent } from '../common/events';
 import { emptyUsage, type Message, type TokenUsage, type ToolCall } from '../common/messages';
 import type { RuntimeContext } from '../common/runtime';
@@ -42,6 +43,10 @@ export interface RunState {
   continuedRuns: number;
   /** Search attributes written on status changes only (see status.ts); decided per run by a patch. */
   sparseSearchAttributes: boolean;
+  /** How many messages of the conversation the last model call was sent: the next one carries only those after. */
+  modelSeen: number;
+  /** Set once the run has logged that its state is too large to continue as new. */
+  warnedCarrySize?: boolean;
   output?: string;
 }
 
@@ -78,6 +83,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     emptyReplies: 0,
     continuedRuns: carried?.continuedRuns ?? 0,
     sparseSearchAttributes: false,
+    modelSeen: carried?.modelSeen ?? 0,
   };
 }
 
@@ -95,6 +101,7 @@ export function carryState(state: RunState): CarriedState {
     approvals: state.approvals,
     submissions: state.submissions,
     continuedRuns: state.continuedRuns + 1,
+    modelSeen: state.modelSeen,
   };
 }
 
@@ -112,7 +119,7 @@ export function snapshotState(state: RunState): AgentRunState {
     maxIters: state.maxIters,
     usage: state.usage,
     ...costField(state),
-    messages: state.messages,
+    ...newestMessages(state.messages),
     pending: state.pending,
     activeGroups: state.activeGroups,
     sessionRules: state.sessionRules,

@@ -30,6 +30,7 @@ const FORMS = {
   decideEdited: '{"callId":"CALL_ID","approved":true,"input":{"order_id":"T2","amount":5}}',
   submitUpdate: '{"callId":"CALL_ID","output":"tracking SF42","isError":false}',
   afterSeq: '0',
+  page: '{"from":0,"to":40,"maxBytes":1048576}',
 } as const;
 
 /** `name input` of every command the tests below run successfully. */
@@ -51,6 +52,7 @@ const VERIFIED = [
   `submitToolResultUpdate ${FORMS.submitUpdate}`,
   'state',
   `events ${FORMS.afterSeq}`,
+  `conversationPage ${FORMS.page}`,
 ];
 
 const cliPath = temporalCliPath();
@@ -177,6 +179,8 @@ describe("the Temporal CLI's signal, update and query forms (docs/signals.md)", 
     expect(state).toMatchObject({ status: 'awaiting_approval', pending: [expect.objectContaining({ callId: callIds[0], tool: 'refund' })] });
     const events = await query<AgentEvent[]>(id, 'events', FORMS.afterSeq);
     expect(events.map((e) => e.type)).toContain('permission_requested');
+    const page = await query<{ role: string }[]>(id, 'conversationPage', FORMS.page);
+    expect(page.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
     await signal(id, 'deny', FORMS.deny, callIds[0]);
     await run.result();
   });

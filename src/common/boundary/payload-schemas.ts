@@ -44,6 +44,15 @@ export const eventsAfterSchema = z
   .transform((value) => value ?? 0);
 /** `conversation`: how many messages, from the first. */
 export const messageCountSchema = z.number().int().nonnegative();
+/** `conversationPage`: a range of messages and a byte budget for the answer. */
+export const conversationPageSchema = z
+  .object({
+    from: z.number().int().nonnegative(),
+    to: z.number().int().nonnegative(),
+    maxBytes: z.number().int().min(1024).max(2 * 1024 * 1024),
+  })
+  .strict()
+  .refine((page) => page.to >= page.from, { message: 'to must not be below from' });
 
 /** Every handler by its Temporal name, for the docs test and the bad-payload tests. */
 export const PAYLOAD_SCHEMAS = {
@@ -56,6 +65,7 @@ export const PAYLOAD_SCHEMAS = {
   submitToolResultUpdate: submitToolResultSchema,
   events: eventsAfterSchema,
   conversation: messageCountSchema,
+  conversationPage: conversationPageSchema,
 } as const;
 
 export type HandlerName = keyof typeof PAYLOAD_SCHEMAS;

@@ -1,0 +1,33 @@
+import type { Message } from '../common/messages';
+import type { CallModelRequest } from './activity-types';
+import { jsonChars, type ConversationCache } from './conversation-cache';
+import type { ConversationReader } from './conversation-reader';
+
+/**
+ * The messages a model call is for: the worker's cached prefix (or the run's paged query on a miss)
+ * joined with the messages the call carries. Calls scheduled before the cache existed carry no
+ * messages and read the whole conversation through the query.
+ */
+export async function conversationForCall(
+  request: CallModelRequest['conversation'],
+  run: { workflowId: string; runId: string },
+  cache: ConversationCache,
+  reader: ConversationReader,
+): Promise<Message[]> {
+  if (request.messages === undefined || request.from === undefined || request.id === undefined) {
+    return reader.read(run.workflowId, run.runId, request.messageCount);
+  }
+  const key = `${run.workflowId}/${request.id}`;
+  const prefix = cache.prefix(key, request.from) ?? (await readPrefix(reader, run, request.from));
+  const messages = [...prefix.messages, ...request.messages];
+  if (messages.length !== request.messageCount) {
+    throw new Error(`The model call expects ${request.messageCount} messages but was given ${messages.length}.`);
+  }
+  cache.store(key, { messages, chars: prefix.chars + jsonChars(request.messages) });
+  return messages;
+}
+
+async function readPrefix(reader: ConversationReader, run: { workflowId: string; runId: string }, count: number) {
+  const messages = count === 0 ? [] : await reader.readRange(run.workflowId, run.runId, 0, count);
+  return { messages, chars: jsonChars(messages) };
+}
