@@ -1,5 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { loadAverage } from './load-average';
+import { median } from './stats';
+import type { SummaryRow } from './summary';
 
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'client', 'cli', 'main.js');
@@ -33,4 +37,20 @@ export async function measureCliTimings(options: { address: string; temporalCli:
     timings.temporalList.push(await timed(options.temporalCli, ['workflow', 'list', '--address', options.address, '--limit', '20']));
   }
   return timings;
+}
+
+/** Prints the CLI timings and returns their rows of the final table. */
+export function reportCliTimings(cli: CliTimings, runs: number): SummaryRow[] {
+  const help = median(cli.help);
+  const list = median(cli.list);
+  console.log(`\nCLI (compiled, a fresh process each), ${runs} each, alternating; ${loadAverage()}:`);
+  console.log(`  durable-agent --help:        median ${help.toFixed(0)} ms  (target < 500 ms)`);
+  console.log(`  durable-agent list:          median ${list.toFixed(0)} ms  (target < 1000 ms)`);
+  console.log(`  temporal workflow list:      median ${median(cli.temporalList).toFixed(0)} ms`);
+  console.log(`  ratio list / temporal workflow list: ${(list / median(cli.temporalList)).toFixed(2)}`);
+  const load = loadavg()[0];
+  return [
+    { part: 'cli', figure: 'durable-agent --help (median)', value: `${help.toFixed(0)} ms`, target: '< 500 ms', met: help < 500, load },
+    { part: 'cli', figure: 'durable-agent list (median)', value: `${list.toFixed(0)} ms`, target: '< 1000 ms', met: list < 1000, load },
+  ];
 }

@@ -11,3 +11,8 @@ export async function floorWorkflow(): Promise<void> {
   await noop();
   await noop();
 }
+
+/** The floor for throughput: `count` no-op activities in sequence, about the activities of a multi-iteration run. */
+export async function floorActivitiesWorkflow(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await noop();
+}

@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { bundleAgentWorkflows } from '../src/worker/bundle-workflows';
+import { loadAverage } from './load-average';
+import { median } from './stats';
+import type { SummaryRow } from './summary';
 
 export interface WorkerStartTimes {
   /** createWorker bundling the workflow code with webpack, ms per start. */
@@ -52,4 +56,19 @@ export async function measureWorkerStarts(options: StartOptions): Promise<Worker
     withBundle.push(await startInFreshProcess(env(2 * i + 1, codePath)));
   }
   return { withoutBundle, withBundle, bundleMs };
+}
+
+/** Prints the worker start times and returns their rows of the final table. */
+export function reportWorkerStarts(starts: WorkerStartTimes, count: number): SummaryRow[] {
+  const plain = median(starts.withoutBundle);
+  const prebuilt = median(starts.withBundle);
+  console.log(`\nworker start (createWorker until ready, each in a fresh process), ${count} each, alternating:`);
+  console.log(`  bundling the workflow code at start:  median ${plain.toFixed(0)} ms  (max ${Math.max(...starts.withoutBundle).toFixed(0)} ms)`);
+  console.log(`  prebuilt bundle (durable-agent bundle): median ${prebuilt.toFixed(0)} ms  (max ${Math.max(...starts.withBundle).toFixed(0)} ms)`);
+  console.log(`  ratio ${(plain / prebuilt).toFixed(1)}×; making the bundle took ${starts.bundleMs.toFixed(0)} ms; ${loadAverage()}`);
+  const load = loadavg()[0];
+  return [
+    { part: 'start', figure: 'worker start, bundling at start (median)', value: `${plain.toFixed(0)} ms`, target: '', load },
+    { part: 'start', figure: 'worker start, prebuilt bundle (median)', value: `${prebuilt.toFixed(0)} ms`, target: '', load },
+  ];
 }

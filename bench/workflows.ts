@@ -1,3 +1,3 @@
-// The benchmark's workflow bundle: the agent workflow next to the floor workflow.
+// The benchmark's workflow bundle: the agent workflow next to the floor workflows.
 export { agentWorkflow } from '../src/workflows';
-export { floorWorkflow } from './floor-workflow';
+export { floorActivitiesWorkflow, floorWorkflow } from './floor-workflow';

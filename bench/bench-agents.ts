@@ -1,0 +1,44 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { defineAgent } from '../src/toolkit/define-agent';
+import { defineTool } from '../src/toolkit/define-tool';
+
+/** Model names the scripted model server answers with the benchmark's scripts (bench/model-scripts.ts). */
+export const BenchModels = {
+  /** One no-op tool call, then the answer `done`. */
+  oneCall: 'scripted-model',
+  /** The no-op tool until the iteration named by the prompt (a number), then `done`. */
+  loop: 'loop-model',
+  /** Three slow read-only calls in one reply, then `done`. */
+  parallel: 'parallel-model',
+} as const;
+
+export const SLOW_TOOL_MS = 1000;
+
+export const noopTool = defineTool({ name: 'noop', description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
+
+export const slowTool = defineTool({
+  name: 'slow',
+  description: 'Reads something that takes a second.',
+  input: z.object({ n: z.number() }),
+  readOnly: true,
+  execute: async ({ n }, ctx) => {
+    await sleep(SLOW_TOOL_MS, undefined, { signal: ctx.signal });
+    return `read ${n}`;
+  },
+});
+
+export const benchAgent = defineAgent({ name: 'bench', instructions: 'Call noop once, then answer.', tools: [noopTool], model: BenchModels.oneCall });
+
+export const loopAgent = defineAgent({ name: 'loop', instructions: 'Call noop until told to stop.', tools: [noopTool], model: BenchModels.loop });
+
+export const parallelAgent = defineAgent({ name: 'parallel', instructions: 'Read three things at once.', tools: [slowTool], model: BenchModels.parallel });
+
+/** Does what `bench` does, but every noop call waits for a person's approval. */
+export const parkedAgent = defineAgent({
+  name: 'parked',
+  instructions: 'Call noop once, then answer.',
+  tools: [noopTool],
+  model: BenchModels.oneCall,
+  permissions: { ask: ['noop'] },
+});

@@ -1,0 +1,57 @@
+import { Client } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../src/activities/create-activities';
+import { queryConversationReader } from '../src/activities/conversation-reader';
+import { createChatModel } from '../src/model/create-chat-model';
+import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
+import { agentWorkflowInterceptorModules } from '../src/telemetry/workflow-interceptor-modules';
+import { AgentRegistry } from '../src/toolkit/agent-registry';
+import { benchAgent, BenchModels, loopAgent, parallelAgent } from './bench-agents';
+
+export interface BenchWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/** The agent workflow next to the floor workflows, with the agent workflow's own interceptors (tracing not exported). */
+export async function bundleBenchWorkflows(): Promise<{ code: string }> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./workflows'),
+    workflowInterceptorModules: agentWorkflowInterceptorModules(),
+    logger: new DefaultLogger('ERROR'),
+  });
+  return { code };
+}
+
+/** A worker in this process that runs the floor workflows and the bench, loop and parallel agents, with the sinks every agent worker has. */
+export async function startBenchWorker(options: {
+  connection: NativeConnection;
+  modelUrl: string;
+  taskQueue: string;
+  bundle: { code: string };
+}): Promise<BenchWorker> {
+  const registry = new AgentRegistry([benchAgent, loopAgent, parallelAgent], { defaultModel: BenchModels.oneCall });
+  const activities = {
+    ...createActivities({
+      registry,
+      model: createChatModel({ baseURL: options.modelUrl, apiKey: 'bench', defaultModel: BenchModels.oneCall }),
+      conversations: queryConversationReader(new Client({ connection: options.connection })),
+    }),
+    noop: async () => undefined,
+  };
+  const worker = await Worker.create({
+    connection: options.connection,
+    taskQueue: options.taskQueue,
+    activities,
+    workflowBundle: options.bundle,
+    sinks: agentWorkflowSinks(),
+  });
+  const running = worker.run();
+  return {
+    worker,
+    async stop() {
+      worker.shutdown();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { ScriptedModelServerOptions } from '../src/testing/scripted-model-types';
+import { BenchModels } from './bench-agents';
+
+/** The scripted model's answers for every benchmark agent, by the model name the agent uses. */
+export function benchModelScripts(): Pick<ScriptedModelServerOptions, 'script' | 'byModel'> {
+  return {
+    script: (_req, info) => (info.turnIndex === 0 ? { toolCalls: [{ name: 'noop', arguments: {} }] } : 'done'),
+    byModel: {
+      [BenchModels.loop]: (_req, info) => {
+        const iterations = Number.parseInt(info.lastUserText, 10);
+        if (!Number.isInteger(iterations)) throw new Error(`the loop agent's prompt must be a number, got '${info.lastUserText}'`);
+        return info.turnIndex < iterations - 1 ? { toolCalls: [{ name: 'noop', arguments: {} }] } : 'done';
+      },
+      [BenchModels.parallel]: (_req, info) =>
+        info.turnIndex === 0 ? { toolCalls: [1, 2, 3].map((n) => ({ name: 'slow', arguments: { n } })) } : 'done',
+    },
+  };
+}

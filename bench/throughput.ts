@@ -1,0 +1,91 @@
+import { loadavg } from 'node:os';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { AgentRunResult } from '../src/common/run';
+import { loadAverage } from './load-average';
+import { median } from './stats';
+import type { SummaryRow } from './summary';
+
+export interface ThroughputOptions {
+  client: Client;
+  taskQueue: string;
+  /** Runs started at once in each batch. */
+  runs: number;
+  /** Batches of each kind, alternating. */
+  rounds: number;
+  /** Model calls of each agent run (the last one answers). */
+  iterations: number;
+  /** No-op activities of each floor run. */
+  floorActivities: number;
+}
+
+interface BatchResult {
+  runsPerSecond: number;
+  cpuMsPerRun: number;
+}
+
+let batchCount = 0;
+
+/** Starts `runs` workflows at once and waits for all; CPU is this process's (worker, client and model server). */
+async function batch(runs: number, start: (workflowId: string) => Promise<WorkflowHandle>, check: (result: unknown) => void): Promise<BatchResult> {
+  const prefix = `throughput-${batchCount++}`;
+  const cpu = process.cpuUsage();
+  const began = performance.now();
+  const handles = await Promise.all(Array.from({ length: runs }, (_, i) => start(`${prefix}-${i}`)));
+  const results = await Promise.all(handles.map((handle) => handle.result()));
+  const seconds = (performance.now() - began) / 1000;
+  const used = process.cpuUsage(cpu);
+  results.forEach(check);
+  return { runsPerSecond: runs / seconds, cpuMsPerRun: (used.user + used.system) / 1000 / runs };
+}
+
+/**
+ * P2: many agent runs of several iterations started at once against as many floor workflows of
+ * about as many no-op activities, on the same worker and dev server, alternating the batches.
+ */
+export async function measureThroughput(options: ThroughputOptions): Promise<SummaryRow[]> {
+  const { client, taskQueue, iterations } = options;
+  const floor = (runs: number) =>
+    batch(
+      runs,
+      (workflowId) => client.workflow.start('floorActivitiesWorkflow', { taskQueue, workflowId, args: [options.floorActivities] }),
+      () => undefined,
+    );
+  const agent = (runs: number) =>
+    batch(
+      runs,
+      (workflowId) =>
+        client.workflow.start('agentWorkflow', {
+          taskQueue,
+          workflowId,
+          args: [{ agent: 'loop', prompt: String(iterations), runtime: {}, options: { maxIters: iterations } }],
+        }),
+      (result) => {
+        const run = result as AgentRunResult;
+        if (run.status !== 'completed' || run.iterations !== iterations) throw new Error(`unexpected loop result: ${run.status}, ${run.iterations} iterations`);
+      },
+    );
+
+  await floor(Math.min(10, options.runs));
+  await agent(Math.min(10, options.runs));
+  const floors: BatchResult[] = [];
+  const agents: BatchResult[] = [];
+  console.log(
+    `\nP2 throughput: ${options.runs} runs started at once per batch, ${options.rounds} batches each, alternating (after one small warm-up batch each)`,
+  );
+  for (let i = 0; i < options.rounds; i++) {
+    floors.push(await floor(options.runs));
+    agents.push(await agent(options.runs));
+    const [f, a] = [floors[i], agents[i]];
+    console.log(
+      `  round ${i + 1}: floor ${f.runsPerSecond.toFixed(1)} runs/s (${f.cpuMsPerRun.toFixed(1)} ms CPU/run), ` +
+        `agent ${a.runsPerSecond.toFixed(1)} runs/s (${a.cpuMsPerRun.toFixed(1)} ms CPU/run)`,
+    );
+  }
+  const floorRate = median(floors.map((f) => f.runsPerSecond));
+  const agentRate = median(agents.map((a) => a.runsPerSecond));
+  const ratio = agentRate / floorRate;
+  console.log(`(a) floor, ${options.floorActivities} no-op activities:  median ${floorRate.toFixed(1)} runs/s, bench process CPU ${median(floors.map((f) => f.cpuMsPerRun)).toFixed(1)} ms/run`);
+  console.log(`(b) agent, ${iterations} iterations (${iterations - 1} tool calls): median ${agentRate.toFixed(1)} runs/s, bench process CPU ${median(agents.map((a) => a.cpuMsPerRun)).toFixed(1)} ms/run`);
+  console.log(`ratio b/a (runs/s): ${ratio.toFixed(2)}  (target ≥ 0.8); ${loadAverage()}`);
+  return [{ part: 'P2', figure: `agent runs/s / floor runs/s (${options.runs} at once)`, value: ratio.toFixed(2), target: '≥ 0.8', met: ratio >= 0.8, load: loadavg()[0] }];
+}
