@@ -1,5 +1,5 @@
-import { jsonByteLength } from '../common/boundary/limits';
 import type { Message } from '../common/messages';
+import { tailStart } from './message-tail';
 
 /** The most a model call carries of the conversation itself; older messages the worker has or reads. */
 export const MAX_DELTA_BYTES = 256 * 1024;
@@ -11,13 +11,5 @@ export const MAX_DELTA_BYTES = 256 * 1024;
  * always carried.
  */
 export function deltaStart(messages: Message[], alreadySent: number): number {
-  let start = messages.length;
-  let bytes = 0;
-  while (start > Math.min(alreadySent, messages.length - 1) && start > 0) {
-    const size = jsonByteLength(messages[start - 1]);
-    if (start < messages.length && bytes + size > MAX_DELTA_BYTES) break;
-    bytes += size;
-    start -= 1;
-  }
-  return start;
+  return tailStart(messages, MAX_DELTA_BYTES, Math.min(alreadySent, messages.length - 1));
 }

@@ -8,7 +8,7 @@ import { startScriptedModelServer } from '../../src/testing/scripted-model-serve
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
 import type { ModelScript, ScriptedModelServerOptions } from '../../src/testing/scripted-model-types';
 import type { AgentDefinition } from '../../src/toolkit/define-agent';
-import { createWorker, type AgentWorker } from '../../src/worker/create-worker';
+import { createWorker, type AgentWorker, type CreateWorkerOptions } from '../../src/worker/create-worker';
 import { testConnection, uniqueTaskQueue, workflowBundle } from './temporal-env';
 
 export interface AgentTestEnv {
@@ -49,19 +49,28 @@ export async function startTestWorker(
   baseURL: string,
   middleware?: Middleware[],
   mcp: TestWorkerMcpOptions = {},
+  /** More createWorker options (data converter, interceptors, telemetry, another bundle, …). */
+  more: Partial<CreateWorkerOptions> = {},
 ): Promise<{ worker: AgentWorker; running: Promise<void>; stop(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS! });
-  const worker = await createWorker({
-    agents,
-    connection,
-    config: { taskQueue, defaultModel: TEST_MODEL, namespace: 'default', ...(mcp.toolsConfigPath ? { toolsConfigPath: mcp.toolsConfigPath } : {}) },
-    ...(mcp.mcpServers ? { mcpServers: mcp.mcpServers } : {}),
-    ...(mcp.logger ? { logger: mcp.logger } : {}),
-    model: createChatModel({ baseURL, apiKey: 'test-key', defaultModel: TEST_MODEL }),
-    middleware,
-    workflowBundle: workflowBundle(),
-    log: () => undefined,
-  });
+  let worker: AgentWorker;
+  try {
+    worker = await createWorker({
+      agents,
+      connection,
+      config: { taskQueue, defaultModel: TEST_MODEL, namespace: 'default', ...(mcp.toolsConfigPath ? { toolsConfigPath: mcp.toolsConfigPath } : {}) },
+      ...(mcp.mcpServers ? { mcpServers: mcp.mcpServers } : {}),
+      ...(mcp.logger ? { logger: mcp.logger } : {}),
+      model: createChatModel({ baseURL, apiKey: 'test-key', defaultModel: TEST_MODEL }),
+      middleware,
+      workflowBundle: workflowBundle(),
+      log: () => undefined,
+      ...more,
+    });
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
   const running = worker.run();
   return {
     worker,

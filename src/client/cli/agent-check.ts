@@ -1,16 +1,10 @@
 import type { AgentRun } from '../agent-run';
 import { describeRunFailure } from '../run-failure';
-import { unlessUndecryptable } from './unless-undecryptable';
+import { stateWithin } from './state-within';
 
 export type AgentCheck = { outcome: 'described' } | { outcome: 'failed'; message: string } | { outcome: 'no_worker' };
 
 const POLL_MS = 150;
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Waits until a worker has described the run's agent (its state leaves `starting`), or the run
@@ -28,10 +22,7 @@ export async function checkAgentStarted(run: AgentRun, timeoutMs = 10_000): Prom
       );
       return { outcome: 'failed', message };
     }
-    const state = await within(
-      run.state().catch(unlessUndecryptable),
-      Math.max(0, Math.min(2_000, deadline - Date.now())),
-    );
+    const state = await stateWithin(run, Math.max(0, Math.min(2_000, deadline - Date.now())));
     if (state && state.currentStep !== 'starting') return { outcome: 'described' };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -2,7 +2,7 @@ import type { AgentRun } from '../agent-run';
 import type { AgentRunState, PendingCall } from '../../common/run';
 import type { ClientConfig } from '../client-config';
 import { cliInvocation } from './invocation';
-import { unlessUndecryptable } from './unless-undecryptable';
+import { stateWithin } from './state-within';
 
 const ANSWER_TIMEOUT_MS = 5_000;
 
@@ -10,11 +10,7 @@ const ANSWER_TIMEOUT_MS = 5_000;
 export async function waitingState(run: AgentRun): Promise<AgentRunState | undefined> {
   const description = await run.handle.describe();
   if (description.status.name !== 'RUNNING') return undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const state = await Promise.race([
-    run.state().catch(unlessUndecryptable),
-    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ANSWER_TIMEOUT_MS))),
-  ]).finally(() => clearTimeout(timer));
+  const state = await stateWithin(run, ANSWER_TIMEOUT_MS);
   return state && state.pending.length > 0 ? state : undefined;
 }
 
