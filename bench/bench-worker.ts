@@ -4,7 +4,7 @@ import { createActivities } from '../src/activities/create-activities';
 import { queryConversationReader } from '../src/activities/conversation-reader';
 import { createChatModel } from '../src/model/create-chat-model';
 import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
-import { agentWorkflowInterceptorModules } from '../src/telemetry/workflow-interceptor-modules';
+import { agentBundleOptions } from '../src/worker/agent-bundle-options';
 import { AgentRegistry } from '../src/toolkit/agent-registry';
 import { benchAgent, BenchModels, loopAgent, parallelAgent } from './bench-agents';
 
@@ -13,11 +13,11 @@ export interface BenchWorker {
   stop(): Promise<void>;
 }
 
-/** The agent workflow next to the floor workflows, with the agent workflow's own interceptors (tracing not exported). */
+/** The agent workflow next to the floor workflows, bundled as every agent workflow bundle is (tracing interceptors, shared modules). */
 export async function bundleBenchWorkflows(): Promise<{ code: string }> {
   const { code } = await bundleWorkflowCode({
+    ...agentBundleOptions(),
     workflowsPath: require.resolve('./workflows'),
-    workflowInterceptorModules: agentWorkflowInterceptorModules(),
     logger: new DefaultLogger('ERROR'),
   });
   return { code };

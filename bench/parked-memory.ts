@@ -30,6 +30,7 @@ const PROBE = join(__dirname, 'thread-heaps.ts');
 const IN_FLIGHT = 50;
 const WARMUP_RUNS = 20;
 const TARGET_RESUME_RATIO = 2;
+const TARGET_GROWTH_BYTES = 30 * 1024 * 1024;
 
 function startWorkerProcess(options: ParkedOptions): ChildProcess {
   return fork(CHILD, [], {
@@ -122,7 +123,7 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
     const growth = parked.total - before.total;
 
     console.log(`\nP3 parked runs: ${count} runs waiting for approval on one worker in its own process (BENCH_PARKED=${count})`);
-    console.log(`  worker maxCachedWorkflows: ${ready.maxCachedWorkflows}${process.env.BENCH_PARKED_MAX_CACHED ? ' (set by BENCH_PARKED_MAX_CACHED)' : ' (default)'}, ${ready.workflowThreads} workflow thread(s)`);
+    console.log(`  worker maxCachedWorkflows: ${ready.maxCachedWorkflows}${process.env.BENCH_PARKED_MAX_CACHED ? ' (set by BENCH_PARKED_MAX_CACHED)' : ' (the worker default, AGENT_MAX_CACHED_RUNS)'}, ${ready.workflowThreads} workflow thread(s)`);
     console.log(`  parking took ${(parkMs / 1000).toFixed(1)} s; the worker's counter saw ${count} waiting, visibility counts ${visible} with AgentStatus awaiting_approval`);
     console.log(`  heap after forced GC, before:  ${describeHeap(before)}`);
     console.log(`  heap after forced GC, parked:  ${describeHeap(parked)}; ${parkedLoad}`);
@@ -132,6 +133,7 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
     console.log(`ratio resume/fresh: ${ratio.toFixed(2)}  (target ≤ ${TARGET_RESUME_RATIO}); ${loadAverage()}`);
     const load = loadavg()[0];
     return [
+      { part: 'P3', figure: `worker heap growth, ${count} parked`, value: mib(growth), target: `≤ ${mib(TARGET_GROWTH_BYTES)}`, met: growth <= TARGET_GROWTH_BYTES, load },
       { part: 'P3', figure: `heap growth per parked run (${count} parked)`, value: `${(growth / count / 1024).toFixed(1)} KiB`, target: '', load },
       { part: 'P3', figure: `resume ${count} approved / ${count} fresh`, value: ratio.toFixed(2), target: `≤ ${TARGET_RESUME_RATIO}`, met: ratio <= TARGET_RESUME_RATIO, load },
     ];

@@ -24,6 +24,8 @@ export interface DevServer {
 }
 
 export declare const SEARCH_ATTRIBUTE_FLAGS: readonly string[];
+/** `key=value` dynamic configuration the dev server starts with (eager dispatch). */
+export declare const DEV_SERVER_DYNAMIC_CONFIG: readonly string[];
 export declare const DEFAULT_DB_FILE: string;
 export declare function startDevServer(options: StartDevServerOptions): Promise<DevServer>;
 export declare function stopDevServerByPid(pid: number, options?: { timeoutMs?: number }): Promise<boolean>;

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SEARCH_ATTRIBUTE_FLAGS as DEV_SERVER_FLAGS } from '../scripts/dev-server.cjs';
+import { DEV_SERVER_DYNAMIC_CONFIG, SEARCH_ATTRIBUTE_FLAGS as DEV_SERVER_FLAGS } from '../scripts/dev-server.cjs';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../src/common/search-attributes';
 
 const ROOT = join(__dirname, '..');
@@ -126,6 +126,11 @@ describeCompose(title, () => {
     expect(services['temporal-search-attributes']!.command?.join('\n')).toContain('retry temporal operator cluster health');
     const dynamicConfig = project.configs?.['temporal-dynamic-config']?.content ?? '';
     expect(dynamicConfig).toMatch(/system\.enableDeploymentVersions:\n\s+- value: true/);
+    // The same eager dispatch the dev server of `npm start` and the tests runs with.
+    for (const setting of DEV_SERVER_DYNAMIC_CONFIG) {
+      const [key, value] = setting.split('=');
+      expect(dynamicConfig).toMatch(new RegExp(`${key!.replace(/\./g, '\\.')}:\\n\\s+- value: ${value}`));
+    }
   });
 
   test('temporal-ui serves on port 8080, checked at /healthz, and can use the codec server', () => {

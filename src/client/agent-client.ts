@@ -1,4 +1,4 @@
-import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors } from '@temporalio/client';
+import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors, type ConnectionLike } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
@@ -32,7 +32,18 @@ export interface StartOptions {
  */
 export type AgentClientOptions = Partial<Omit<ClientConfig, 'address' | 'namespace'>> &
   ConnectionOverrides & {
-    connection?: Connection;
+    /**
+     * A connection of your own: a Connection, or the NativeConnection of a worker in this process
+     * (which `eagerStart` needs).
+     */
+    connection?: ConnectionLike;
+    /**
+     * Ask the server to hand each new run's first workflow task straight to a worker of this
+     * process, skipping a trip through the task queue: needs `connection` to be the NativeConnection
+     * of a worker running in this process for the run's task queue, and a server with
+     * `system.enableEagerWorkflowStart`. When no such worker has a free slot, the run starts as usual.
+     */
+    eagerStart?: boolean;
     /**
      * The same data converter (e.g. the encryption codec) the workers use. Without it, the keys of
      * AGENT_ENCRYPTION_KEY_FILE or AGENT_ENCRYPTION_KEYS are used when set (encryptedDataConverter).
@@ -66,11 +77,12 @@ export class AgentClient {
     readonly config: ClientConfig,
     private readonly ownConnection?: Connection,
     private readonly tracing?: Tracing,
+    private readonly eagerStart = false,
   ) {}
 
   static async connect(options: AgentClientOptions = {}): Promise<AgentClient> {
     const { overrides, rest } = splitConnectionOverrides(options);
-    const { connection: given, dataConverter: givenConverter, interceptors: givenInterceptors, telemetry, ...own } = rest;
+    const { connection: given, dataConverter: givenConverter, interceptors: givenInterceptors, telemetry, eagerStart, ...own } = rest;
     // Read before connecting: keys that cannot be used fail without a round trip.
     const dataConverter = givenConverter ?? dataConverterFromEnv().dataConverter;
     const settings = given ? undefined : resolveConnectionSettings(overrides);
@@ -80,7 +92,7 @@ export class AgentClient {
     const tracing = resolveTracing(telemetry);
     const interceptors = withClientTracing(tracing, givenInterceptors);
     const client = new Client({ connection, namespace, dataConverter, ...(interceptors ? { interceptors } : {}) });
-    return new AgentClient(client, config, given ? undefined : connection, tracing);
+    return new AgentClient(client, config, given ? undefined : (connection as Connection), tracing, eagerStart ?? false);
   }
 
   async start(agent: string, options: StartOptions): Promise<AgentRun> {
@@ -109,11 +121,13 @@ export class AgentClient {
         { key: AGENT_STATUS, value: 'running' },
       ],
       staticSummary: promptSummary(agent, options.prompt),
+      ...(this.eagerStart ? { requestEagerStart: true } : {}),
     });
     return new AgentRun(
       this.client.workflow.getHandle(handle.workflowId),
       this.link(handle.workflowId, handle.firstExecutionRunId),
       this.config.maxPayloadBytes,
+      handle.eagerlyStarted ?? false,
     );
   }
 

@@ -13,7 +13,6 @@ import type { AgentEvent } from '../common/events';
 import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
-import { approveAllSchema, decideSchema, setGroupsSchema, submitToolResultSchema } from '../common/boundary/payload-schemas';
 import { checkedRequest } from './checked-request';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
@@ -38,6 +37,8 @@ export class AgentRun {
     readonly webUiUrl: string,
     /** Requests larger than this (bytes of JSON) are refused before they are sent; the run has a limit of its own. */
     readonly maxPayloadBytes: number = DEFAULT_MAX_PAYLOAD_BYTES,
+    /** Whether the server handed the run's first workflow task to a worker of this process at start (AgentClient `eagerStart`). */
+    readonly eagerlyStarted = false,
   ) {}
 
   get workflowId(): string {
@@ -78,7 +79,7 @@ export class AgentRun {
 
   approveAll(options: { remember?: boolean } = {}): Promise<void> {
     return this.send(() =>
-      this.handle.signal(approveAllSignal, checkedRequest('approveAll', approveAllSchema, options.remember ? { remember: 'session' } : {}, this.maxPayloadBytes)),
+      this.handle.signal(approveAllSignal, checkedRequest('approveAll', options.remember ? { remember: 'session' } : {}, this.maxPayloadBytes)),
     );
   }
 
@@ -86,7 +87,6 @@ export class AgentRun {
     return this.send(() => {
       const request = checkedRequest(
         'submitToolResultUpdate',
-        submitToolResultSchema,
         { callId, output, ...(options.isError ? { isError: true } : {}) },
         this.maxPayloadBytes,
       );
@@ -95,12 +95,12 @@ export class AgentRun {
   }
 
   setGroups(change: SetGroupsRequest): Promise<void> {
-    return this.send(() => this.handle.signal(setGroupsSignal, checkedRequest('setGroups', setGroupsSchema, change, this.maxPayloadBytes)));
+    return this.send(() => this.handle.signal(setGroupsSignal, checkedRequest('setGroups', change, this.maxPayloadBytes)));
   }
 
-  private decide(request: Parameters<typeof decideSchema.parse>[0]): Promise<ApprovalDecision> {
+  private decide(request: { callId: string; approved: boolean } & Record<string, unknown>): Promise<ApprovalDecision> {
     return this.send(() => {
-      const checked = checkedRequest('decide', decideSchema, request, this.maxPayloadBytes);
+      const checked = checkedRequest('decide', request, this.maxPayloadBytes);
       return this.handle.executeUpdate(decideUpdate, { args: [checked as DecideRequest] });
     });
   }

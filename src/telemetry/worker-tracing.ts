@@ -5,6 +5,7 @@ import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { Tracing } from './tracing';
 import { agentWorkflowInterceptorModules } from './workflow-interceptor-modules';
+import { WORKFLOW_TRACING_MARKER } from './workflow-tracing-marker';
 
 /**
  * The project's worker interceptors: the workflow modules (unless the code comes from a prebuilt
@@ -34,4 +35,14 @@ export function workflowSpanSinks(tracing: Tracing | undefined): InjectedSinks<a
   // under the keys the activity spans use.
   const ids = (info: WorkflowInfo) => ({ [WORKFLOW_ID_ATTR_KEY]: info.workflowId, [RUN_ID_ATTR_KEY]: info.runId }) as unknown as WorkflowInfo;
   return { exporter: { export: { fn: (info: WorkflowInfo, spans: Parameters<typeof sink.export.fn>[1]) => sink.export.fn(ids(info), spans) } } };
+}
+
+/** With tracing, the activity whose name tells workflow code that this worker traces runs. */
+export function workflowTracingMarker(tracing: Tracing | undefined): Record<string, () => Promise<never>> {
+  if (!tracing) return {};
+  return {
+    [WORKFLOW_TRACING_MARKER]: async () => {
+      throw new Error(`${WORKFLOW_TRACING_MARKER} only marks a worker that traces; it is not meant to be called.`);
+    },
+  };
 }

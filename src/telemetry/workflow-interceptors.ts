@@ -1,35 +1,32 @@
 // Workflow code: the workflow interceptor module bundled with the agent workflow in every bundle.
-import {
+import type {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import type { WorkflowInterceptors } from '@temporalio/workflow';
-// Internal to the SDK (pinned to an exact version); the OpenTelemetry interceptors use the same two.
-import { SdkFlags } from '@temporalio/workflow/lib/flags';
-import { getActivator } from '@temporalio/workflow/lib/global-attributes';
-
-/**
- * Whether this run is traced, decided once per run and the same on every replay. Even an
- * interceptor that only passes calls on adds microtask turns, which reorders the commands of runs
- * recorded without it (an update's completion lands after a search-attribute upsert), so runs
- * started before the interceptors existed must never see them. The mark is the SDK's own flag for
- * these interceptors: used (and so recorded in history, no command) by a run's first, non-replayed
- * workflow task; found in history on replay; absent from older runs.
- */
-function tracedRun(): boolean {
-  return getActivator().hasFlag(SdkFlags.OpenTelemetryInterceptorsInstrumentsAllMethods);
-}
+import { decideTracedRun } from './traced-run';
 
 type Method = (input: unknown, next: (input: unknown) => unknown) => unknown;
+type OpenTelemetryInterceptors = {
+  inbound: OpenTelemetryInboundInterceptor;
+  outbound: OpenTelemetryOutboundInterceptor;
+  internals: OpenTelemetryInternalsInterceptor;
+};
 
-/** An interceptor with the target's methods: the target's for traced runs, a plain `next` otherwise (no added turns). */
-function gated<T extends object>(methods: string[], target: () => T, traced: () => boolean): T {
-  const gate: Record<string, Method> = {};
-  for (const name of methods) {
-    gate[name] = (input, next) => (traced() ? (target() as unknown as Record<string, Method>)[name]!(input, next) : next(input));
-  }
-  return gate as unknown as T;
+/**
+ * Loaded on the first traced call only. Every run in a worker's cache gets its own instance of
+ * each module it loads, and the OpenTelemetry modules are most of a run's heap: untraced runs
+ * never load them.
+ */
+function createOpenTelemetryInterceptors(): OpenTelemetryInterceptors {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const otel = require('@temporalio/interceptors-opentelemetry/lib/workflow') as typeof import('@temporalio/interceptors-opentelemetry/lib/workflow');
+  return {
+    inbound: new otel.OpenTelemetryInboundInterceptor(),
+    outbound: new otel.OpenTelemetryOutboundInterceptor(),
+    internals: new otel.OpenTelemetryInternalsInterceptor(),
+  };
 }
 
 /**
@@ -38,22 +35,38 @@ function gated<T extends object>(methods: string[], target: () => T, traced: () 
  * so the ids they drew would shift every later id, and any randomness of the workflow itself). The
  * client's QueryWorkflow and StartWorkflowUpdate spans stand for them.
  */
-const UNTRACED = new Set(['constructor', 'handleQuery', 'validateUpdate']);
+const UNTRACED = new Set<string | symbol>(['constructor', 'handleQuery', 'validateUpdate']);
 
-const methodsOf = (type: { prototype: object }) => Object.getOwnPropertyNames(type.prototype).filter((name) => !UNTRACED.has(name));
+/**
+ * An interceptor whose every method is the real one for traced runs and a plain `next` otherwise
+ * (no added turns). A proxy, because naming the real interceptors' methods would load them.
+ */
+function gated(real: () => Record<string, Method | undefined>, traced: () => boolean): object {
+  const passOn: Method = (input, next) => next(input);
+  return new Proxy(
+    {},
+    {
+      get(_target, name) {
+        if (typeof name !== 'string' || UNTRACED.has(name)) return undefined;
+        if (!traced()) return passOn;
+        const method = real()[name];
+        return method ? (method.bind(real()) as Method) : undefined;
+      },
+    },
+  );
+}
 
 export const interceptors = (): WorkflowInterceptors => {
   let decided: boolean | undefined;
   // Decided at the first intercepted call, inside the run's first activation (flags are known by then).
-  const traced = () => (decided ??= tracedRun());
-  let otel: { inbound: OpenTelemetryInboundInterceptor; outbound: OpenTelemetryOutboundInterceptor; internals: OpenTelemetryInternalsInterceptor } | undefined;
-  // Created only for traced runs: creating them sets up a tracer in the sandbox.
-  const real = () =>
-    (otel ??= { inbound: new OpenTelemetryInboundInterceptor(), outbound: new OpenTelemetryOutboundInterceptor(), internals: new OpenTelemetryInternalsInterceptor() });
+  const traced = () => (decided ??= decideTracedRun());
+  let otel: OpenTelemetryInterceptors | undefined;
+  const real = () => (otel ??= createOpenTelemetryInterceptors());
+  const view = (kind: keyof OpenTelemetryInterceptors) => () => real()[kind] as unknown as Record<string, Method | undefined>;
   return {
-    inbound: [gated(methodsOf(OpenTelemetryInboundInterceptor), () => real().inbound, traced)],
-    outbound: [gated(methodsOf(OpenTelemetryOutboundInterceptor), () => real().outbound, traced)],
+    inbound: [gated(view('inbound'), traced)],
+    outbound: [gated(view('outbound'), traced)],
     // Disposal may come before any call (an early eviction): nothing was traced then.
-    internals: [gated(methodsOf(OpenTelemetryInternalsInterceptor), () => real().internals, () => decided === true)],
-  };
+    internals: [gated(view('internals'), () => decided === true)],
+  } as WorkflowInterceptors;
 };

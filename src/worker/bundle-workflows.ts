@@ -2,8 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { agentWorkflowsPath } from './workflows-path';
-import { agentWorkflowInterceptorModules } from '../telemetry/workflow-interceptor-modules';
+import { agentBundleOptions } from './agent-bundle-options';
 
 export interface BundleAgentWorkflowsOptions {
   /** Where the bundle is written; missing folders are created. */
@@ -32,8 +31,7 @@ export interface AgentWorkflowsBundle {
  */
 export async function bundleAgentWorkflows(options: BundleAgentWorkflowsOptions): Promise<AgentWorkflowsBundle> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath: agentWorkflowsPath(),
-    workflowInterceptorModules: [...agentWorkflowInterceptorModules(), ...(options.workflowInterceptorModules ?? [])],
+    ...agentBundleOptions(options.workflowInterceptorModules),
     logger: options.logger ?? new DefaultLogger('WARN'),
     ...(options.encryptedFailures ? { failureConverterPath: require.resolve('../codec/encrypted-failure-converter') } : {}),
   });

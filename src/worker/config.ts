@@ -1,4 +1,5 @@
 import type { ConnectionOverrides } from '../connection/connection-overrides';
+import { WorkerConfigurationError } from './configuration-error';
 
 /** Connection settings besides address and namespace: TLS, API key, profile, config file, timeout. */
 export type TemporalConnectionOptions = Omit<ConnectionOverrides, 'address' | 'namespace'>;
@@ -22,6 +23,12 @@ export interface WorkerConfig {
   defaultModel: string;
   toolsConfigPath: string;
   workspace: string;
+  /**
+   * Runs the worker keeps in memory between their workflow tasks (Temporal's maxCachedWorkflows).
+   * Bounds the worker's memory however many runs wait; a run resumed after it left the cache is
+   * rebuilt by one replay of its history.
+   */
+  maxCachedRuns: number;
 }
 
 /** The worker's own settings; the connection (address, namespace, TLS, API key) comes from resolveConnectionSettings. */
@@ -29,6 +36,22 @@ export type WorkerEnvConfig = Omit<WorkerConfig, 'temporalAddress' | 'namespace'
 
 export const DEFAULT_TASK_QUEUE = 'durable-agent';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
+/**
+ * A cached run costs about 0.1 MiB of heap (measured by `npm run bench`, P3; over 1 MiB when
+ * traced), so 200 of them stay within about 25 MiB. Temporal's own default grows with the
+ * machine's memory (over 2,000 on 24 GiB), which lets runs waiting for people fill the heap.
+ */
+export const DEFAULT_MAX_CACHED_RUNS = 200;
+
+function readMaxCachedRuns(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_MAX_CACHED_RUNS;
+  const count = Number(value.trim());
+  // Temporal takes 0 (no cache: every workflow task replays) or at least 2.
+  if (!Number.isInteger(count) || count === 1 || count < 0) {
+    throw new WorkerConfigurationError(`AGENT_MAX_CACHED_RUNS=${value} is not a cache size: give 0 (no cache) or a whole number of at least 2.`);
+  }
+  return count;
+}
 
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEnvConfig {
   const workspace = env.AGENT_WORKSPACE || 'workspace';
@@ -39,5 +62,6 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     defaultModel: env.AGENT_MODEL || DEFAULT_MODEL,
     toolsConfigPath: env.AGENT_TOOLS_CONFIG || `${workspace}/tools.json`,
     workspace,
+    maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
   };
 }

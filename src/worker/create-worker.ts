@@ -15,10 +15,11 @@ import { ensureSearchAttributes } from './ensure-search-attributes';
 import type { McpServersInput, McpServerStatus } from '../mcp';
 import { loadWorkerTools } from './worker-tools';
 import { agentWorkflowsPath } from './workflows-path';
+import { SHARED_WORKFLOW_MODULES } from './agent-bundle-options';
 import { composeWorkerInterceptors } from './compose-interceptors';
 import type { TelemetryOptions } from '../telemetry/telemetry-options';
 import { resolveTracing } from '../telemetry/tracing';
-import { agentWorkerInterceptors } from '../telemetry/worker-tracing';
+import { agentWorkerInterceptors, workflowTracingMarker } from '../telemetry/worker-tracing';
 import { workerSinks } from '../telemetry/agent-workflow-sinks';
 import { withClientTracing } from '../telemetry/client-tracing';
 import { installRuntime, type RuntimeMetricsOptions } from '../telemetry/install-runtime';
@@ -143,18 +144,21 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       connection: nativeConnection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
-      activities: createActivities({
-        registry,
-        model,
-        conversations: queryConversationReader(
-          new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: withClientTracing(tracing) ?? {} }),
-        ),
-        middleware: options.middleware,
-        tracing,
-      }),
+      activities: {
+        ...workflowTracingMarker(tracing),
+        ...createActivities({
+          registry,
+          model,
+          conversations: queryConversationReader(
+            new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: withClientTracing(tracing) ?? {} }),
+          ),
+          middleware: options.middleware,
+          tracing,
+        }),
+      },
       ...(options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
-        : { workflowsPath: agentWorkflowsPath() }),
+        : { workflowsPath: agentWorkflowsPath(), bundlerOptions: { preloadModules: SHARED_WORKFLOW_MODULES } }),
       // Heartbeats otherwise reach the server only every 0.8 × heartbeat timeout (48 s for model
       // calls), and `watch` shows a streaming call's partial text from the last one that arrived.
       maxHeartbeatThrottleInterval: '1s',
@@ -163,6 +167,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       shutdownGraceTime: '5s',
       shutdownForceTime: '30s',
       disablePayloadErrorLimit: true,
+      maxCachedWorkflows: config.maxCachedRuns,
       interceptors: composeWorkerInterceptors(agentWorkerInterceptors(tracing, Boolean(options.workflowBundle)), options.interceptors),
       dataConverter,
       sinks: { ...workerSinks(tracing), ...(options.sinks ?? {}) },

@@ -1,17 +1,6 @@
 import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
-import type { z } from 'zod';
 import { parsePayload, type Parsed } from '../common/boundary/parse-payload';
-import {
-  approveAllSchema,
-  approveSchema,
-  decideSchema,
-  denySchema,
-  eventsAfterSchema,
-  messageCountSchema,
-  conversationPageSchema,
-  setGroupsSchema,
-  submitToolResultSchema,
-} from '../common/boundary/payload-schemas';
+import type { HandlerName, Payload } from '../common/boundary/payload-schemas';
 import {
   approveAllSignal,
   approveSignal,
@@ -39,18 +28,13 @@ import { snapshotState, type RunState } from './run-state';
  * a query answers with an error. No handler lets an error reach the workflow task.
  */
 
-function parse<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): Parsed<z.output<S>> {
-  return parsePayload(handler, schema, raw, payloadLimit(state));
+function parse<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Parsed<Payload<H>> {
+  return parsePayload(handler, raw, payloadLimit(state));
 }
 
-function onSignal<S extends z.ZodTypeAny>(
-  state: RunState,
-  handler: string,
-  schema: S,
-  apply: (value: z.output<S>) => unknown,
-): (raw: unknown) => Promise<void> {
+function onSignal<H extends HandlerName>(state: RunState, handler: H, apply: (value: Payload<H>) => unknown): (raw: unknown) => Promise<void> {
   return async (raw) => {
-    const parsed = parse(state, handler, schema, raw);
+    const parsed = parse(state, handler, raw);
     if (!parsed.ok) return rejectInput(state, handler, parsed.reason, callIdOf(raw));
     try {
       await apply(parsed.value);
@@ -60,8 +44,8 @@ function onSignal<S extends z.ZodTypeAny>(
   };
 }
 
-function validated<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): z.output<S> {
-  const parsed = parse(state, handler, schema, raw);
+function validated<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
+  const parsed = parse(state, handler, raw);
   if (!parsed.ok) throw new Error(parsed.reason);
   return parsed.value;
 }
@@ -71,33 +55,33 @@ function validated<S extends z.ZodTypeAny>(state: RunState, handler: string, sch
  * capped reason). The handler hands back the work's promise itself, without awaiting it, so the
  * update completes at the same point of the workflow task as in runs recorded before.
  */
-function acceptedRequest<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): z.output<S> {
-  const parsed = parse(state, handler, schema, raw);
+function acceptedRequest<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
+  const parsed = parse(state, handler, raw);
   if (!parsed.ok) throw ApplicationFailure.nonRetryable(parsed.reason, 'Agent.RequestRejected');
   return parsed.value;
 }
 
-function queryArgument<S extends z.ZodTypeAny>(state: RunState, handler: string, schema: S, raw: unknown): z.output<S> {
-  return validated(state, handler, schema, raw);
+function queryArgument<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
+  return validated(state, handler, raw);
 }
 
 export function installHandlers(state: RunState): void {
   setHandler(stateQuery, () => snapshotState(state));
-  setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', eventsAfterSchema, afterSeq)));
-  setHandler(conversationQuery, (count: unknown) => state.messages.slice(0, queryArgument(state, 'conversation', messageCountSchema, count)));
-  setHandler(conversationPageQuery, (page: unknown) => conversationPage(state.messages, queryArgument(state, 'conversationPage', conversationPageSchema, page)));
+  setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', afterSeq)));
+  setHandler(conversationQuery, (count: unknown) => state.messages.slice(0, queryArgument(state, 'conversation', count)));
+  setHandler(conversationPageQuery, (page: unknown) => conversationPage(state.messages, queryArgument(state, 'conversationPage', page)));
 
   setHandler(
     approveSignal,
-    onSignal(state, 'approve', approveSchema, (req) => recordDecision(state, { ...req, approved: true }, true)),
+    onSignal(state, 'approve', (req) => recordDecision(state, { ...req, approved: true }, true)),
   );
   setHandler(
     denySignal,
-    onSignal(state, 'deny', denySchema, (req) => recordDecision(state, { ...req, approved: false }, true)),
+    onSignal(state, 'deny', (req) => recordDecision(state, { ...req, approved: false }, true)),
   );
   setHandler(
     approveAllSignal,
-    onSignal(state, 'approveAll', approveAllSchema, async (req) => {
+    onSignal(state, 'approveAll', async (req) => {
       for (const pending of [...pendingOfKind(state, 'approval')]) {
         await recordDecision(state, { callId: pending.callId, approved: true, ...(req.remember ? { remember: req.remember } : {}) }, true).catch(
           (error: Error) => rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
@@ -107,32 +91,32 @@ export function installHandlers(state: RunState): void {
   );
   setHandler(
     submitToolResultSignal,
-    onSignal(state, 'submitToolResult', submitToolResultSchema, (req) => {
+    onSignal(state, 'submitToolResult', (req) => {
       recordSubmission(state, req, true);
     }),
   );
   setHandler(
     setGroupsSignal,
-    onSignal(state, 'setGroups', setGroupsSchema, (req) => {
+    onSignal(state, 'setGroups', (req) => {
       const { active, unknown } = changeGroups(state.descriptor, state.activeGroups, req);
       state.activeGroups = active;
       if (unknown.length > 0) rejectInput(state, 'setGroups', `setGroups: unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')} were ignored`);
     }),
   );
 
-  setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', decideSchema, req)), {
+  setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', req)), {
     validator: (req) => {
-      const request = validated(state, 'decide', decideSchema, req);
+      const request = validated(state, 'decide', req);
       const problem = approvalProblem(state, request.callId);
       if (problem) throw new Error(problem);
     },
   });
   setHandler(
     submitToolResultUpdate,
-    (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', submitToolResultSchema, req)),
+    (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', req)),
     {
       validator: (req) => {
-        const request = validated(state, 'submitToolResultUpdate', submitToolResultSchema, req);
+        const request = validated(state, 'submitToolResultUpdate', req);
         const problem = submissionProblem(state, request.callId);
         if (problem) throw new Error(problem);
       },

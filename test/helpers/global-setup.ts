@@ -5,7 +5,7 @@ import { findFreePorts, SEARCH_ATTRIBUTE_FLAGS, startDevServer } from '../../scr
 import { findTemporalCli, findTestServer } from '../../scripts/temporal-cli.cjs';
 import globalTeardown, { GLOBAL_STATE_KEY, type GlobalTestState } from './global-teardown';
 import { TEST_ENV } from './temporal-env';
-import { agentWorkflowInterceptorModules } from '../../src/telemetry/workflow-interceptor-modules';
+import { agentBundleOptions } from '../../src/worker/agent-bundle-options';
 
 const ROOT = resolve(__dirname, '..', '..');
 const WORKFLOWS_PATH = join(ROOT, 'src', 'workflows', 'index.ts');
@@ -25,9 +25,9 @@ async function bundleWorkflows(stateDir: string): Promise<void> {
   }
   const { bundleWorkflowCode, DefaultLogger } = await import('@temporalio/worker');
   const { code } = await bundleWorkflowCode({
+    // As every bundle of the agent workflow: with its tracing interceptors and shared modules.
+    ...agentBundleOptions(),
     workflowsPath: require.resolve(WORKFLOWS_PATH),
-    // As every bundle of the agent workflow: with its tracing interceptors.
-    workflowInterceptorModules: agentWorkflowInterceptorModules(),
     logger: new DefaultLogger('WARN'),
   });
   const codePath = join(stateDir, 'workflow-bundle.js');

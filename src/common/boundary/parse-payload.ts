@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { sizeProblem } from './limits';
+import { payloadSchema, type HandlerName, type Payload } from './payload-schemas';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -18,15 +19,10 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** The payload checked for size, then shape; the reason names the handler and what is wrong. */
-export function parsePayload<S extends z.ZodTypeAny>(
-  handler: string,
-  schema: S,
-  raw: unknown,
-  maxBytes: number,
-): Parsed<z.output<S>> {
+export function parsePayload<H extends HandlerName>(handler: H, raw: unknown, maxBytes: number): Parsed<Payload<H>> {
   const tooLarge = sizeProblem(raw, maxBytes);
   if (tooLarge) return { ok: false, reason: `${handler}: ${tooLarge}` };
-  const parsed = schema.safeParse(raw);
+  const parsed = payloadSchema(handler).safeParse(raw);
   if (!parsed.success) return { ok: false, reason: `${handler}: ${describeIssues(parsed.error)}` };
   return { ok: true, value: parsed.data };
 }

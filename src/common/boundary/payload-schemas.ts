@@ -5,67 +5,84 @@ import { MAX_NAME_CHARS, MAX_REASON_CHARS } from './limits';
 /**
  * One schema per message a run takes from outside. Objects are strict: a misspelt field is an
  * error the sender hears about, never an option silently left out.
+ *
+ * Built on first use (payloadSchema): in workflow code every cached run holds its own instance of
+ * each module, so schemas made at load would cost every run, parked ones included, for messages
+ * most runs never get.
  */
 
-const callId = z.string().min(1, 'callId must not be empty').max(MAX_NAME_CHARS);
-const remember = z.literal('session');
+const callId = () => z.string().min(1, 'callId must not be empty').max(MAX_NAME_CHARS);
+const remember = () => z.literal('session').optional();
 /** Edited arguments replace the model's, so they are a JSON object like any tool input. */
-const editedInput = z.record(z.unknown());
-const reason = z
-  .string()
-  .transform((text) => truncateText(text, MAX_REASON_CHARS));
-const groupNames = z.array(z.string().min(1).max(MAX_NAME_CHARS)).max(1_000);
-
-export const approveSchema = z.object({ callId, input: editedInput.optional(), remember: remember.optional() }).strict();
-export const denySchema = z.object({ callId, reason: reason.optional() }).strict();
-/** No argument at all (the Temporal CLI without --input) means `{}`. */
-export const approveAllSchema = z
-  .object({ remember: remember.optional() })
-  .strict()
-  .optional()
-  .transform((value) => value ?? {});
-export const submitToolResultSchema = z.object({ callId, output: z.string(), isError: z.boolean().optional() }).strict();
-export const setGroupsSchema = z.object({ activate: groupNames.optional(), deactivate: groupNames.optional() }).strict();
-export const decideSchema = z
-  .object({
-    callId,
-    approved: z.boolean({ required_error: 'approved is required (true or false)', invalid_type_error: 'approved must be true or false' }),
-    reason: reason.optional(),
-    input: editedInput.optional(),
-    remember: remember.optional(),
-  })
-  .strict();
-/** `events`: the sequence number to read after; none means from the start. */
-export const eventsAfterSchema = z
-  .number()
-  .int()
-  .nonnegative()
-  .nullish()
-  .transform((value) => value ?? 0);
-/** `conversation`: how many messages, from the first. */
-export const messageCountSchema = z.number().int().nonnegative();
-/** `conversationPage`: a range of messages and a byte budget for the answer. */
-export const conversationPageSchema = z
-  .object({
-    from: z.number().int().nonnegative(),
-    to: z.number().int().nonnegative(),
-    maxBytes: z.number().int().min(1024).max(2 * 1024 * 1024),
-  })
-  .strict()
-  .refine((page) => page.to >= page.from, { message: 'to must not be below from' });
+const editedInput = () => z.record(z.unknown()).optional();
+const reason = () =>
+  z
+    .string()
+    .transform((text) => truncateText(text, MAX_REASON_CHARS))
+    .optional();
+const groupNames = () => z.array(z.string().min(1).max(MAX_NAME_CHARS)).max(1_000).optional();
+const submitToolResult = () => z.object({ callId: callId(), output: z.string(), isError: z.boolean().optional() }).strict();
 
 /** Every handler by its Temporal name, for the docs test and the bad-payload tests. */
-export const PAYLOAD_SCHEMAS = {
-  approve: approveSchema,
-  deny: denySchema,
-  approveAll: approveAllSchema,
-  submitToolResult: submitToolResultSchema,
-  setGroups: setGroupsSchema,
-  decide: decideSchema,
-  submitToolResultUpdate: submitToolResultSchema,
-  events: eventsAfterSchema,
-  conversation: messageCountSchema,
-  conversationPage: conversationPageSchema,
-} as const;
+const BUILDERS = {
+  approve: () => z.object({ callId: callId(), input: editedInput(), remember: remember() }).strict(),
+  deny: () => z.object({ callId: callId(), reason: reason() }).strict(),
+  /** No argument at all (the Temporal CLI without --input) means `{}`. */
+  approveAll: () =>
+    z
+      .object({ remember: remember() })
+      .strict()
+      .optional()
+      .transform((value) => value ?? {}),
+  submitToolResult,
+  setGroups: () => z.object({ activate: groupNames(), deactivate: groupNames() }).strict(),
+  decide: () =>
+    z
+      .object({
+        callId: callId(),
+        approved: z.boolean({ required_error: 'approved is required (true or false)', invalid_type_error: 'approved must be true or false' }),
+        reason: reason(),
+        input: editedInput(),
+        remember: remember(),
+      })
+      .strict(),
+  submitToolResultUpdate: submitToolResult,
+  /** `events`: the sequence number to read after; none means from the start. */
+  events: () =>
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .nullish()
+      .transform((value) => value ?? 0),
+  /** `conversation`: how many messages, from the first. */
+  conversation: () => z.number().int().nonnegative(),
+  /** `conversationPage`: a range of messages and a byte budget for the answer. */
+  conversationPage: () =>
+    z
+      .object({
+        from: z.number().int().nonnegative(),
+        to: z.number().int().nonnegative(),
+        maxBytes: z.number().int().min(1024).max(2 * 1024 * 1024),
+      })
+      .strict()
+      .refine((page) => page.to >= page.from, { message: 'to must not be below from' }),
+};
 
-export type HandlerName = keyof typeof PAYLOAD_SCHEMAS;
+export type HandlerName = keyof typeof BUILDERS;
+export type PayloadSchema<H extends HandlerName> = ReturnType<(typeof BUILDERS)[H]>;
+export type Payload<H extends HandlerName> = z.output<PayloadSchema<H>>;
+
+export const HANDLER_NAMES = Object.keys(BUILDERS) as HandlerName[];
+
+const built = new Map<HandlerName, z.ZodTypeAny>();
+
+/** The schema of one handler's payload, built once per module instance. */
+export function payloadSchema<H extends HandlerName>(handler: H): PayloadSchema<H> {
+  let schema = built.get(handler);
+  if (!schema) {
+    schema = BUILDERS[handler]();
+    built.set(handler, schema);
+  }
+  return schema as PayloadSchema<H>;
+}
