@@ -5,6 +5,7 @@ import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
+import { checkedConversationOptions, Conversation, conversationWorkflowId, type ConversationOptions } from './conversation';
 import { readClientConfig, runWebUiLink, type ClientConfig } from './client-config';
 import { connectClient } from '../connection/connect-client';
 import { dataConverterFromEnv } from '../codec/encrypted-data-converter';
@@ -129,6 +130,16 @@ export class AgentClient {
       this.config.maxPayloadBytes,
       handle.eagerlyStarted ?? false,
     );
+  }
+
+  /**
+   * A conversation with an agent, named by its session id: `send` starts it with the first message
+   * and reaches it with the next ones, for as long as it lives.
+   */
+  conversation(agent: string, options: ConversationOptions): Conversation {
+    const checked = checkedConversationOptions(options);
+    const workflowId = conversationWorkflowId(agent, checked.sessionId);
+    return new Conversation(this.client, this.config.taskQueue, agent, checked, this.get(workflowId));
   }
 
   /** A run by workflow id (the latest run of its continue-as-new chain). */

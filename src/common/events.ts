@@ -23,7 +23,11 @@ export type AgentEventBody =
   | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
-  | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number };
+  | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }
+  /** A conversation's message, as its turn starts. */
+  | { type: 'turn_started'; turn: number; text: string }
+  | { type: 'turn_finished'; turn: number; status: string; output: string; usage: TokenUsage; iterations: number; cost?: number }
+  | { type: 'conversation_ended'; reason: string; turns: number };
 
 export type AgentEventType = AgentEventBody['type'];
 

@@ -11,7 +11,11 @@ export type RunStatus =
   | 'completed'
   | 'failed'
   | 'max_iterations'
-  | 'cancelled';
+  | 'cancelled'
+  /** A conversation between turns, waiting for the next message. */
+  | 'idle'
+  /** A conversation that has ended (by `endConversation` or its idle timeout). */
+  | 'ended';
 
 export type FinalStatus = Extract<RunStatus, 'completed' | 'max_iterations'>;
 

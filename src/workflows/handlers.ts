@@ -1,6 +1,6 @@
-import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
-import { parsePayload, type Parsed } from '../common/boundary/parse-payload';
+import { setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
 import type { HandlerName, Payload } from '../common/boundary/payload-schemas';
+import { acceptedRequest, parseInput, validated } from './parse-input';
 import {
   approveAllSignal,
   approveSignal,
@@ -19,7 +19,7 @@ import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
 import { conversationPage } from './conversation-page';
 import { recordDecision, recordSubmission } from './record-answers';
-import { callIdOf, payloadLimit, rejectInput } from './reject-input';
+import { callIdOf, rejectInput } from './reject-input';
 import { snapshotState, type RunState } from './run-state';
 
 /**
@@ -28,13 +28,9 @@ import { snapshotState, type RunState } from './run-state';
  * a query answers with an error. No handler lets an error reach the workflow task.
  */
 
-function parse<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Parsed<Payload<H>> {
-  return parsePayload(handler, raw, payloadLimit(state));
-}
-
 function onSignal<H extends HandlerName>(state: RunState, handler: H, apply: (value: Payload<H>) => unknown): (raw: unknown) => Promise<void> {
   return async (raw) => {
-    const parsed = parse(state, handler, raw);
+    const parsed = parseInput(state, handler, raw);
     if (!parsed.ok) return rejectInput(state, handler, parsed.reason, callIdOf(raw));
     try {
       await apply(parsed.value);
@@ -42,23 +38,6 @@ function onSignal<H extends HandlerName>(state: RunState, handler: H, apply: (va
       rejectInput(state, handler, `${handler}: ${(error as Error)?.message ?? String(error)}`, callIdOf(raw));
     }
   };
-}
-
-function validated<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
-  const parsed = parse(state, handler, raw);
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.value;
-}
-
-/**
- * The update's request as its validator accepted it (parsed again for the transforms, e.g. a
- * capped reason). The handler hands back the work's promise itself, without awaiting it, so the
- * update completes at the same point of the workflow task as in runs recorded before.
- */
-function acceptedRequest<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
-  const parsed = parse(state, handler, raw);
-  if (!parsed.ok) throw ApplicationFailure.nonRetryable(parsed.reason, 'Agent.RequestRejected');
-  return parsed.value;
 }
 
 function queryArgument<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {

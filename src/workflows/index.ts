@@ -1,1 +1,2 @@
 export { agentWorkflow } from './agent-workflow';
+export { conversationWorkflow } from './conversation-workflow';

@@ -1,33 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { findFreePorts } from '../../scripts/dev-server.cjs';
 import { AgentClient } from '../../src/client/agent-client';
 import { installRuntime } from '../../src/telemetry/install-runtime';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
+import { spawnWorkerProcess } from '../helpers/crash-worker';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
 import { waitFor, waitForPending } from '../helpers/wait-for';
 import { parsePrometheus, total, type Sample } from './prometheus-text';
 
-const ROOT = join(__dirname, '..', '..');
 const USAGE = [
   { promptTokens: 100, completionTokens: 20 },
   { promptTokens: 150, completionTokens: 5 },
 ];
 
 function spawnMetricsWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'test', 'telemetry', 'metrics-worker-process.ts')], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.stdout!.on('data', (d) => {
-      if (String(d).includes('worker ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`metrics worker exited early (${code}): ${stderr}`)));
-  });
+  return spawnWorkerProcess(join('test', 'telemetry', 'metrics-worker-process.ts'), env, 'metrics worker');
 }
 
 async function scrape(address: string): Promise<Sample[]> {

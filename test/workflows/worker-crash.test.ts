@@ -1,48 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../../src/client/agent-client';
-import type { AgentRun } from '../../src/client/agent-run';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
 import { ledgerLines } from '../fixtures/transfer-tool';
 import { crashAgent } from '../fixtures/worker-process';
 import { startTestWorker } from '../helpers/agent-test-env';
+import { killWhenToolRuns, spawnWorker } from '../helpers/crash-worker';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
-
-const ROOT = join(__dirname, '..', '..');
-const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
-
-function spawnWorker(taskQueue: string, baseURL: string, ledgerDir = tmpdir()): Promise<ChildProcess> {
-  // One process (no tsx launcher in between), so SIGKILL really kills the worker.
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', join(ROOT, 'test', 'fixtures', 'worker-process.ts')], {
-    env: { ...process.env, TASK_QUEUE: taskQueue, MODEL_BASE_URL: baseURL, LEDGER_DIR: ledgerDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.stdout!.on('data', (d) => {
-      if (String(d).includes('worker ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${stderr}`)));
-  });
-}
-
-/** Wait until a tool activity is running on the child worker, then kill it without warning. */
-async function killWhenToolRuns(run: AgentRun, worker: ChildProcess): Promise<void> {
-  for (;;) {
-    const pending = (await run.handle.describe()).raw.pendingActivities ?? [];
-    if (pending.some((a) => a.activityType?.name === 'executeTool' && a.state === STARTED)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
-  worker.kill('SIGKILL');
-  await exited;
-}
 
 describe('a worker killed mid-run', () => {
   let model: ScriptedModelServer;

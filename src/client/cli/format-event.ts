@@ -76,5 +76,11 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
     case 'run_finished':
       return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
+    case 'turn_started':
+      return `${t} » message ${event.turn}: ${event.text}`;
+    case 'turn_finished':
+      return `${t} « answer ${event.turn} (${event.status}, ${event.iterations} iteration(s)): ${event.output}${totals(event.usage, event.cost)}`;
+    case 'conversation_ended':
+      return `${t} ■ conversation ${event.reason} after ${event.turns} message(s)`;
   }
 }

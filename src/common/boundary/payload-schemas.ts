@@ -67,6 +67,10 @@ const BUILDERS = {
       })
       .strict()
       .refine((page) => page.to >= page.from, { message: 'to must not be below from' }),
+  /** A conversation's next message. */
+  sendMessage: () => z.object({ text: z.string().min(1, 'text must not be empty') }).strict(),
+  /** No argument at all means `{}`. */
+  endConversation: () => z.object({}).strict().optional(),
 };
 
 export type HandlerName = keyof typeof BUILDERS;

@@ -1,0 +1,154 @@
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
+import { msToNumber } from '@temporalio/common/lib/time';
+import {
+  conversationWorkflowId,
+  endConversationUpdate,
+  sendMessageUpdate,
+  type ConversationInput,
+  type ConversationResult,
+  type TurnResult,
+} from '../common/conversation';
+import type { RuntimeContext } from '../common/runtime';
+import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
+import type { conversationWorkflow } from '../workflows/conversation-workflow';
+import { AgentRun } from './agent-run';
+import { checkedRequest } from './checked-request';
+import { RunRequestRejectedError } from './request-rejected';
+
+export interface ConversationOptions {
+  /** Names the conversation: the same agent and session id always reach the same conversation. */
+  sessionId: string;
+  /** Given to the agent's tools (`ctx.runtime`); the session id is added. Used when the first message starts the conversation. */
+  runtime?: RuntimeContext;
+  /** No message for this long ends the conversation (a duration: `'30d'`, `'2 hours'`, ms); 30 days by default. */
+  idleTimeout?: string | number;
+  /** Iterations per turn; the agent's maxIters by default. */
+  maxItersPerTurn?: number;
+  /** Continue as new between turns once the history passes this many events (Temporal's suggestion also counts). */
+  continueAsNewAfterEvents?: number;
+}
+
+/** A message sent with `{ wait: false }`: accepted by the conversation, answered later. */
+export interface SentMessage {
+  result(): Promise<TurnResult>;
+}
+
+/** The conversation ended (by `end()` or its idle timeout): it takes no more messages. */
+export class ConversationEndedError extends Error {
+  constructor(
+    readonly workflowId: string,
+    override readonly cause?: unknown,
+  ) {
+    super(`The conversation ${workflowId} has ended and takes no more messages; use another sessionId for a new one.`);
+    this.name = 'ConversationEndedError';
+  }
+}
+
+function endedOr(workflowId: string, error: unknown): unknown {
+  if (error instanceof WorkflowExecutionAlreadyStartedError) return new ConversationEndedError(workflowId, error);
+  if (error instanceof WorkflowUpdateFailedError) {
+    const reason = error.cause?.message ?? error.message;
+    return reason.includes('has ended') ? new ConversationEndedError(workflowId, error) : new RunRequestRejectedError(reason, error);
+  }
+  return error;
+}
+
+/**
+ * A conversation with one agent, kept by Temporal for as long as it lives: `send` starts it if
+ * needed and delivers the message in one call (update-with-start). Approvals, state and events go
+ * through `run`, the same handle as for a run.
+ */
+export class Conversation {
+  readonly workflowId: string;
+
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    readonly agent: string,
+    private readonly options: ConversationOptions,
+    readonly run: AgentRun,
+  ) {
+    this.workflowId = run.workflowId;
+  }
+
+  /** Sends a message and resolves with its turn's answer (after earlier messages are answered). */
+  send(text: string): Promise<TurnResult>;
+  /** Sends a message and resolves once the conversation accepted it; `result()` waits for the answer. */
+  send(text: string, options: { wait: false }): Promise<SentMessage>;
+  async send(text: string, options: { wait?: boolean } = {}): Promise<TurnResult | SentMessage> {
+    const request = checkedRequest('sendMessage', { text }, this.run.maxPayloadBytes);
+    const startWorkflowOperation = this.startOperation();
+    try {
+      if (options.wait === false) {
+        const update: WorkflowUpdateHandle<TurnResult> = await this.client.workflow.startUpdateWithStart(sendMessageUpdate, {
+          args: [request],
+          waitForStage: 'ACCEPTED',
+          startWorkflowOperation,
+        });
+        return { result: () => update.result().catch((error: unknown) => Promise.reject(endedOr(this.workflowId, error))) };
+      }
+      return await this.client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [request], startWorkflowOperation });
+    } catch (error) {
+      throw endedOr(this.workflowId, error);
+    }
+  }
+
+  /** Ends the conversation once the messages already sent are answered; resolves with the conversation's result. */
+  async end(): Promise<ConversationResult> {
+    try {
+      await this.run.handle.executeUpdate(endConversationUpdate, { args: [{}] });
+    } catch (error) {
+      // Ended already (closed): its result is still there.
+      if (!(error instanceof WorkflowUpdateFailedError) && (error as Error)?.name !== 'WorkflowNotFoundError') throw error;
+    }
+    return (await this.run.handle.result()) as unknown as ConversationResult;
+  }
+
+  private startOperation() {
+    const input: ConversationInput = {
+      agent: this.agent,
+      sessionId: this.options.sessionId,
+      ...(this.options.runtime ? { runtime: this.options.runtime } : {}),
+      ...(this.options.idleTimeout !== undefined ? { idleTimeout: this.options.idleTimeout } : {}),
+      ...(this.options.maxItersPerTurn !== undefined ? { maxItersPerTurn: this.options.maxItersPerTurn } : {}),
+      ...(this.options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.options.continueAsNewAfterEvents } : {}),
+    };
+    return new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
+      workflowId: this.workflowId,
+      taskQueue: this.taskQueue,
+      args: [input],
+      // The first message starts it; later ones reach it while it runs; an ended one is not restarted.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: AGENT_NAME, value: this.agent },
+        { key: AGENT_STATUS, value: 'idle' },
+      ],
+      staticSummary: `${this.agent}: conversation ${this.options.sessionId}`,
+    });
+  }
+}
+
+/** The options checked before anything is sent: a bad idle timeout fails here, not in the workflow. */
+export function checkedConversationOptions(options: ConversationOptions): ConversationOptions {
+  if (!options.sessionId || typeof options.sessionId !== 'string') throw new TypeError('A conversation needs a sessionId (a non-empty string).');
+  if (options.idleTimeout !== undefined) {
+    let ms: number;
+    try {
+      ms = msToNumber(options.idleTimeout as Parameters<typeof msToNumber>[0]);
+    } catch {
+      ms = Number.NaN;
+    }
+    if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`idleTimeout ${JSON.stringify(options.idleTimeout)} is not a duration (e.g. '30d', '2 hours').`);
+  }
+  return options;
+}
+
+export { conversationWorkflowId };

@@ -1,0 +1,66 @@
+import { defineUpdate } from '@temporalio/workflow';
+import type { TokenUsage } from './messages';
+import type { CarriedState, FinalStatus } from './run';
+import type { RuntimeContext } from './runtime';
+
+/** How long a conversation waits for a message before it ends itself, unless told otherwise. */
+export const DEFAULT_IDLE_TIMEOUT = '30 days';
+
+/** What starts a conversation (and, with `carried`, continues it as new between turns). */
+export interface ConversationInput {
+  agent: string;
+  sessionId: string;
+  runtime?: RuntimeContext;
+  /** A duration (`'30d'`, `'2 hours'`, milliseconds): no message for this long ends the conversation. */
+  idleTimeout?: string | number;
+  /** Iterations per turn; the agent's maxIters when unset. */
+  maxItersPerTurn?: number;
+  /** Continue as new between turns once the history passes this many events (Temporal's suggestion also counts). */
+  continueAsNewAfterEvents?: number;
+  /** Set only by continue-as-new. */
+  carried?: CarriedConversation;
+}
+
+export interface CarriedConversation extends CarriedState {
+  /** Turns answered so far. */
+  turns: number;
+}
+
+/** The `sendMessage` update's payload. */
+export interface SendMessageRequest {
+  text: string;
+}
+
+/** One turn's answer, the `sendMessage` update's result. */
+export interface TurnResult {
+  /** 1 for the conversation's first message. */
+  turn: number;
+  /** `failed` when the turn could not finish (the model failed for good); the conversation goes on. */
+  status: FinalStatus | 'failed';
+  output: string;
+  /** This turn's tokens; the conversation's total is in `state`. */
+  usage: TokenUsage;
+  /** This turn's cost; only when the agent has a price table. */
+  cost?: number;
+  /** This turn's iterations. */
+  iterations: number;
+}
+
+export type ConversationEndReason = 'ended' | 'idle';
+
+/** The conversation workflow's result, and the `endConversation` update's. */
+export interface ConversationResult {
+  reason: ConversationEndReason;
+  turns: number;
+  usage: TokenUsage;
+  cost?: number;
+}
+
+export const sendMessageUpdate = defineUpdate<TurnResult, [SendMessageRequest]>('sendMessage');
+/** Ends the conversation once the messages already sent are answered; later messages are refused. */
+export const endConversationUpdate = defineUpdate<{ turns: number }, [Record<string, never>]>('endConversation');
+
+/** The workflow id of an agent's conversation for one session. */
+export function conversationWorkflowId(agent: string, sessionId: string): string {
+  return `conversation-${agent}-${sessionId}`;
+}

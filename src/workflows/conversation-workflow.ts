@@ -1,0 +1,110 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  ContinueAsNew,
+  continueAsNew,
+  isCancellation,
+  log,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
+import { DEFAULT_IDLE_TIMEOUT, type CarriedConversation, type ConversationInput, type ConversationResult } from '../common/conversation';
+import { eventsQuery, stateQuery } from '../common/definitions';
+import type { AgentWorkflowInput } from '../common/run';
+import { nowIso } from './clock';
+import { installConversationHandlers, type ConversationControl } from './conversation-handlers';
+import { runTurn } from './conversation-turn';
+import { carriedFits, shouldContinueAsNew } from './continue-as-new';
+import { describeAgent } from './describe-agent';
+import { recordEvent } from './event-log';
+import { toWorkflowFailure } from './fail-run';
+import { installHandlers } from './handlers';
+import { carryState, costField, createRunState, startingState, type RunState } from './run-state';
+import { announceAgent, setStatus, setStep } from './status';
+
+/** The run-shaped view of a conversation: one state and one loop for both. */
+function asRunInput(input: ConversationInput): AgentWorkflowInput {
+  return { agent: input.agent, prompt: '', runtime: { sessionId: input.sessionId, ...(input.runtime ?? {}) } };
+}
+
+/** The idle timeout in ms; a value that is not a duration fails the conversation at its start, naming it. */
+function idleTimeoutMs(value: ConversationInput['idleTimeout']): number {
+  try {
+    const ms = msToNumber((value ?? DEFAULT_IDLE_TIMEOUT) as Parameters<typeof msToNumber>[0]);
+    if (!Number.isFinite(ms) || ms <= 0) throw new Error('not a positive duration');
+    return ms;
+  } catch (error) {
+    throw ApplicationFailure.nonRetryable(`idleTimeout ${JSON.stringify(value)} is not a duration (e.g. '30d', '2 hours'): ${(error as Error).message}`, 'Agent.BadInput');
+  }
+}
+
+/**
+ * Between turns, when Temporal suggests it and no message is waiting: the state goes into a new
+ * run of the same conversation. Handlers still finishing (the last answer being handed back) are
+ * waited for; a message that arrives meanwhile is answered first.
+ */
+async function continueAsNewBetweenTurns(state: RunState, control: ConversationControl, input: ConversationInput): Promise<void> {
+  if (control.ended || control.queue.length > 0) return;
+  if (!shouldContinueAsNew({ continueAsNewAfterEvents: input.continueAsNewAfterEvents })) return;
+  await condition(() => allHandlersFinished() || control.queue.length > 0 || control.ended);
+  if (control.ended || control.queue.length > 0) return;
+  const carried: CarriedConversation = { ...carryState(state), turns: control.sent };
+  if (!carriedFits(state, carried)) return;
+  log.info('Continuing the conversation as new', { turns: control.sent, historyLength: workflowInfo().historyLength });
+  await continueAsNew<typeof conversationWorkflow>({ ...input, carried });
+}
+
+async function converse(state: RunState, control: ConversationControl, input: ConversationInput, idleMs: number, perTurn: number) {
+  for (;;) {
+    setStatus(state, 'idle');
+    setStep(state, control.sent === 0 ? 'waiting for the first message' : `waiting for message ${control.sent + 1}`);
+    await condition(() => control.queue.length > 0 || control.ended, idleMs);
+    const next = control.queue.shift();
+    if (!next) return control.ended ? 'ended' : 'idle';
+    control.answers.set(next.turn, await runTurn(state, next, perTurn));
+    await continueAsNewBetweenTurns(state, control, input);
+  }
+}
+
+/**
+ * A conversation with one agent: a workflow that outlives its turns. Each message (the
+ * `sendMessage` update) is a turn answered by the same ReAct loop as a run, with the same tools,
+ * permissions, approvals and events; the conversation ends by `endConversation` or after
+ * `idleTimeout` without a message.
+ */
+export async function conversationWorkflow(input: ConversationInput): Promise<ConversationResult> {
+  setHandler(stateQuery, () => startingState(asRunInput(input)));
+  setHandler(eventsQuery, () => []);
+  const control: ConversationControl = { queue: [], answers: new Map(), ended: false, sent: input.carried?.turns ?? 0 };
+  let maxPayloadBytes = input.carried?.descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  installConversationHandlers(control, () => maxPayloadBytes);
+  const idleMs = idleTimeoutMs(input.idleTimeout);
+  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent));
+  const state = createRunState({ ...asRunInput(input), carried: input.carried }, descriptor);
+  if (!input.carried) state.messages = [{ role: 'system', content: descriptor.instructions }];
+  state.sparseSearchAttributes = true;
+  maxPayloadBytes = descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  installHandlers(state);
+  announceAgent(state);
+  try {
+    const reason = await converse(state, control, input, idleMs, input.maxItersPerTurn ?? descriptor.maxIters);
+    control.ended = true;
+    await condition(allHandlersFinished);
+    setStatus(state, 'ended');
+    setStep(state, reason === 'idle' ? 'ended: no message within the idle timeout' : 'ended');
+    recordEvent(state, { type: 'conversation_ended', reason, turns: control.sent }, nowIso());
+    return { reason, turns: control.sent, usage: state.usage, ...costField(state) };
+  } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
+    if (isCancellation(error)) {
+      setStatus(state, 'cancelled');
+      recordEvent(state, { type: 'conversation_ended', reason: 'cancelled', turns: control.sent }, nowIso());
+      throw error;
+    }
+    setStatus(state, 'failed');
+    throw toWorkflowFailure(error);
+  }
+}

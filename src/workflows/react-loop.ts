@@ -1,0 +1,94 @@
+import { ApplicationFailure } from '@temporalio/workflow';
+import { addUsage, type AssistantMessage, type ToolCall } from '../common/messages';
+import { callCost } from '../common/pricing';
+import type { FinalStatus } from '../common/run';
+import { FailureTypes } from '../common/failures';
+import { nowIso } from './clock';
+import { preview, recordEvent } from './event-log';
+import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
+import { callModelWithFallback } from './model-step';
+import type { RunState } from './run-state';
+import { publishUsage, setStep } from './status';
+import { actOnToolCalls } from './tool-step';
+import { visibleTools } from './tool-visibility';
+import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
+
+/** How the loop ended: the model's final answer, or the summary it gave at the iteration limit. */
+export interface LoopEnd {
+  status: FinalStatus;
+  output: string;
+}
+
+export interface LoopHooks {
+  /** After each iteration that goes on; a run may continue as new there (it throws ContinueAsNew). */
+  afterIteration?: (state: RunState) => Promise<void>;
+}
+
+async function reason(state: RunState, withTools: boolean): Promise<AssistantMessage> {
+  const tools = withTools ? visibleTools(state.descriptor, state.activeGroups) : [];
+  setStep(state, `calling the model (iteration ${state.iterations})`);
+  const reply = await callModelWithFallback(state, tools);
+  const message = withUniqueCallIds(reply.message, usedCallIds(state.messages), state.iterations);
+  const cost = callCost(state.descriptor.model.prices, reply.model, reply.usage);
+  state.usage = addUsage(state.usage, reply.usage);
+  state.cost += cost ?? 0;
+  state.messages.push(message);
+  publishUsage(state);
+  recordEvent(
+    state,
+    {
+      type: 'model_call_finished',
+      iteration: state.iterations,
+      model: reply.model,
+      usage: reply.usage,
+      toolCalls: message.toolCalls?.length ?? 0,
+      text: preview(message.content ?? ''),
+      ...(cost !== undefined ? { cost } : {}),
+    },
+    nowIso(),
+  );
+  return message;
+}
+
+/** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up. */
+async function summarizeAtLimit(state: RunState, unrun: ToolCall[], limit: number): Promise<LoopEnd> {
+  state.messages.push(...cancelledAtLimit(unrun, limit), summaryRequest(limit));
+  const summary = await reason(state, false);
+  return { status: 'max_iterations', output: summary.content ?? '' };
+}
+
+/**
+ * The ReAct loop — reason (a model call), act (the tool calls it asked for), observe (their
+ * results become messages) — until the model answers without tool calls or the iteration limit
+ * (`state.maxIters`, counted in `state.iterations`) is reached. One loop for runs and for each
+ * turn of a conversation.
+ */
+export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = state.maxIters): Promise<LoopEnd> {
+  for (;;) {
+    state.iterations += 1;
+    recordEvent(state, { type: 'iteration_started', iteration: state.iterations }, nowIso());
+    const message = await reason(state, true);
+    const calls = message.toolCalls ?? [];
+
+    if (isEmptyReply(message.content, calls)) {
+      state.emptyReplies += 1;
+      if (state.emptyReplies > state.descriptor.maxEmptyReplies) {
+        throw ApplicationFailure.nonRetryable(
+          `The model replied empty ${state.emptyReplies} times in a row (limit ${state.descriptor.maxEmptyReplies}).`,
+          FailureTypes.emptyReplies,
+        );
+      }
+      state.messages.push(EMPTY_REPLY_REMINDER);
+    } else if (calls.length === 0) {
+      return { status: 'completed', output: message.content ?? '' };
+    } else {
+      state.emptyReplies = 0;
+      if (state.iterations >= state.maxIters) return summarizeAtLimit(state, calls, limit);
+      state.messages.push(...(await actOnToolCalls(state, calls)));
+    }
+
+    // Empty replies count as iterations too; at the limit, ask for the summary.
+    if (state.iterations >= state.maxIters && calls.length === 0) return summarizeAtLimit(state, [], limit);
+    await hooks.afterIteration?.(state);
+  }
+}
