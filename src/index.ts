@@ -15,6 +15,8 @@ export { describeConnection, resolveConnectionSettings, type ConnectionSettings 
 export type { ConnectionOverrides } from './connection/connection-overrides';
 export { TemporalConnectionError } from './connection/temporal-connection-error';
 export { AgentRun, type RunUpdate, type WatchOptions } from './client/agent-run';
+export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from './client/conversation';
+export type { ConversationEndReason, ConversationInput, ConversationResult, SendMessageRequest, TurnResult } from './common/conversation';
 export type { PartialText, PartialTextUpdate } from './client/partial-text';
 export { RunRequestRejectedError } from './client/request-rejected';
 export { runCli } from './client/cli/run-cli';

@@ -37,11 +37,13 @@ export type WorkerEnvConfig = Omit<WorkerConfig, 'temporalAddress' | 'namespace'
 export const DEFAULT_TASK_QUEUE = 'durable-agent';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 /**
- * A cached run costs about 0.1 MiB of heap (measured by `npm run bench`, P3; over 1 MiB when
- * traced), so 200 of them stay within about 25 MiB. Temporal's own default grows with the
- * machine's memory (over 2,000 on 24 GiB), which lets runs waiting for people fill the heap.
+ * A cached run costs about 0.125 MiB of heap, its workflow code and the worker's own bookkeeping
+ * (measured by `npm run bench`, P3; over 1 MiB when traced), so 150 of them stay within about
+ * 20 MiB: with 200, 1,000 parked runs grew the heap by 29.6–30.7 MiB in three runs, at the edge of
+ * the 30 MiB the project holds itself to. Temporal's own default grows with the machine's memory
+ * (over 2,000 on 24 GiB), which lets runs waiting for people fill the heap.
  */
-export const DEFAULT_MAX_CACHED_RUNS = 200;
+export const DEFAULT_MAX_CACHED_RUNS = 150;
 
 function readMaxCachedRuns(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return DEFAULT_MAX_CACHED_RUNS;

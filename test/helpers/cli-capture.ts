@@ -1,3 +1,4 @@
+import { linesInput } from '../../src/client/cli/cli-input';
 import type { CliOutput } from '../../src/client/cli/cli-output';
 import { runCli } from '../../src/client/cli/run-cli';
 
@@ -8,8 +9,8 @@ export interface CliRun {
   err: string[];
 }
 
-/** Runs `durable-agent <argv>` in-process; `onLine` sees every stdout line as it is written. */
-export async function runCliCaptured(argv: string[], onLine?: (line: string) => void): Promise<CliRun> {
+/** Runs `durable-agent <argv>` in-process; `onLine` sees every stdout line as it is written; `typed` are the lines read as input. */
+export async function runCliCaptured(argv: string[], onLine?: (line: string) => void, typed: string[] = []): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
   const output: CliOutput = {
@@ -21,7 +22,7 @@ export async function runCliCaptured(argv: string[], onLine?: (line: string) => 
     },
     err: (text) => err.push(...text.split('\n')),
   };
-  const code = await runCli(argv, output);
+  const code = await runCli(argv, output, linesInput(typed));
   return { code, out, err };
 }
 

@@ -12,7 +12,7 @@ const agent = defineAgent({ name: 'cached-runs', instructions: 'Refund.', tools:
 describe('the number of runs a worker keeps in memory', () => {
   test('defaults to DEFAULT_MAX_CACHED_RUNS; AGENT_MAX_CACHED_RUNS sets it; a bad value is refused with the reason', () => {
     expect(readWorkerConfig({}).maxCachedRuns).toBe(DEFAULT_MAX_CACHED_RUNS);
-    expect(DEFAULT_MAX_CACHED_RUNS).toBe(200);
+    expect(DEFAULT_MAX_CACHED_RUNS).toBe(150);
     expect(readWorkerConfig({ AGENT_MAX_CACHED_RUNS: ' 50 ' }).maxCachedRuns).toBe(50);
     expect(readWorkerConfig({ AGENT_MAX_CACHED_RUNS: '0' }).maxCachedRuns).toBe(0);
     for (const bad of ['1', '-3', '2.5', 'many']) {

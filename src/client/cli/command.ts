@@ -1,4 +1,5 @@
 import type { AgentClient } from '../agent-client';
+import type { CliInput } from './cli-input';
 import type { CliOutput } from './cli-output';
 
 export interface CommandContext {
@@ -8,6 +9,8 @@ export interface CommandContext {
   json: boolean;
   connect(): Promise<AgentClient>;
   output: CliOutput;
+  /** What the person types, for interactive commands; stdin unless the caller gave lines. */
+  input(): CliInput;
 }
 
 /** One option: what node:util parseArgs takes, and what `--help` shows. */

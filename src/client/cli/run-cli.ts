@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { AgentClient } from '../agent-client';
+import { processInput, type CliInput } from './cli-input';
 import { processOutput, type CliOutput } from './cli-output';
 import { UsageError, type CliCommand, type CliOption } from './command';
 import { CONNECTION_FLAGS, connectionOverridesFromFlags } from './connection-flags';
 import { dataConverterFromFlags, ENCRYPTION_FLAGS } from './encryption-flags';
 import { approveCommand } from './commands/approve';
 import { bundleCommand } from './commands/bundle';
+import { chatCommand } from './commands/chat';
 import { codecServerCommand } from './commands/codec-server';
 import { denyCommand } from './commands/deny';
 import { groupsCommand } from './commands/groups';
@@ -23,6 +25,7 @@ import { styleFor } from './style';
 
 export const COMMANDS: CliCommand[] = [
   startCommand,
+  chatCommand,
   watchCommand,
   resultCommand,
   listCommand,
@@ -67,7 +70,7 @@ function usageProblem(error: unknown, command: CliCommand): string {
 }
 
 /** Runs one CLI invocation and returns its exit code: 0 ok, 1 failed, 2 usage error, 3 the run waits for a person. */
-export async function runCli(argv: string[], output: CliOutput = processOutput): Promise<number> {
+export async function runCli(argv: string[], output: CliOutput = processOutput, input?: CliInput): Promise<number> {
   const [name, ...rest] = argv;
   const bin = cliInvocation();
   if (!name || name === 'help' || name === '--help' || name === '-h') {
@@ -83,6 +86,7 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
   }
   const style = output.style ?? styleFor(false);
   let client: AgentClient | undefined;
+  let reader: CliInput | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: rest,
@@ -100,6 +104,7 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
       values: values as Record<string, string | boolean | string[] | undefined>,
       json,
       output,
+      input: () => (reader ??= input ?? processInput()),
       connect: async () => {
         // Loaded on first use: `--help` and usage errors never pay for the Temporal client.
         const { AgentClient } = require('../agent-client') as typeof import('../agent-client');
@@ -121,6 +126,7 @@ export async function runCli(argv: string[], output: CliOutput = processOutput):
     output.err(style.red(`Error: ${message}${cause?.message && !message.includes(cause.message) ? `: ${cause.message}` : ''}`));
     return 1;
   } finally {
+    reader?.close();
     await client?.close();
   }
 }

@@ -1,0 +1,75 @@
+import { defineAgent } from '../../src/toolkit/define-agent';
+import { conversationScript } from '../conversations/conversation-script';
+import { lookupTool, refundTool } from '../fixtures/approval-tools';
+import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
+import { runCliCaptured } from '../helpers/cli-capture';
+
+const support = defineAgent({ name: 'chat-shop', instructions: 'Help with orders.', tools: [lookupTool, refundTool], permissions: { ask: ['refund'] } });
+
+const session = () => `cli-${Math.random().toString(36).slice(2, 10)}`;
+
+describe('durable-agent chat', () => {
+  let env: AgentTestEnv;
+  let common: string[];
+  beforeAll(async () => {
+    env = await startAgentTestEnv({ agents: [support], script: conversationScript });
+    common = ['--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
+  });
+  afterAll(async () => env?.stop());
+
+  test('messages, steps, an approval with edited arguments answered inline, a follow-up that remembers, /end', async () => {
+    const id = session();
+    const chat = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', id, ...common], undefined, [
+      'Where is ORD-7?',
+      'Refund ORD-7',
+      'e',
+      '{"order_id":"ORD-7","amount":2}',
+      'What did the lookup say?',
+      '/end',
+    ]);
+    expect(chat.err).toEqual([]);
+    expect(chat.code).toBe(0);
+    const out = chat.out.join('\n');
+    expect(out).toContain(`Conversation conversation-chat-shop-${id} with chat-shop (session ${id})`);
+    expect(out).toMatch(/▶ tool lookup \{"key":"ORD-7"\}/);
+    expect(out).toContain('chat-shop> ORD-7: value of ORD-7');
+    expect(out).toMatch(/\? refund \{"order_id":"ORD-7","amount":5\} needs approval/);
+    expect(out).toContain('chat-shop> Refund: refunded 2 on ORD-7');
+    expect(out).toContain('chat-shop> Earlier the lookup said: value of ORD-7');
+    expect(out).toContain('Ended after 3 message(s).');
+  });
+
+  test('a denial with its reason; /quit leaves the conversation, and chat with the same --session goes on without reprinting', async () => {
+    const id = session();
+    const first = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', id, ...common], undefined, ['Refund ORD-8', 'n', 'not today', '/quit']);
+    expect(first.code).toBe(0);
+    expect(first.out.join('\n')).toMatch(/chat-shop> Refund: .*not today/);
+    expect(first.out.join('\n')).toContain(`chat --agent chat-shop --session ${id} goes on with it`);
+    const again = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', id, ...common], undefined, ['hello again', '/end']);
+    expect(again.code).toBe(0);
+    const out = again.out.join('\n');
+    expect(out).toContain('» message 2: hello again');
+    expect(out).not.toContain('» message 1');
+    expect(out).toContain('chat-shop> echo: hello again');
+    expect(out).toContain('Ended after 2 message(s).');
+  });
+
+  test('input that ends while a call waits leaves it waiting (exit 3) with the command that answers it', async () => {
+    const id = session();
+    const chat = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', id, ...common], undefined, ['Refund ORD-9']);
+    expect(chat.code).toBe(3);
+    expect(chat.out.join('\n')).toContain(`The input ended while refund waits`);
+    const run = env.client.get(`conversation-chat-shop-${id}`);
+    const { pending } = await run.state();
+    expect(pending).toHaveLength(1);
+    await run.approve(pending[0]!.callId);
+    const conversation = env.client.conversation('chat-shop', { sessionId: id });
+    await conversation.end();
+  });
+
+  test('without --agent: a usage error', async () => {
+    const chat = await runCliCaptured(['chat', ...common]);
+    expect(chat.code).toBe(2);
+    expect(chat.err.join('\n')).toContain('missing --agent NAME');
+  });
+});
