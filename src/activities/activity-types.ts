@@ -1,3 +1,4 @@
+import type { ConversationWindow } from '../common/memory';
 import type { AgentDescriptor, ModelSettings } from '../common/agent';
 import type { AssistantMessage, ContentBlock, Message, TokenUsage, ToolCall, ToolResultState } from '../common/messages';
 import type { PermissionDecision, PermissionMode } from '../common/permissions';
@@ -39,6 +40,8 @@ export interface CallModelRequest extends Omit<CallModelInput, 'messages'> {
      * worker's conversation cache. Absent in calls scheduled before the cache existed.
      */
     id?: string;
+    /** With a context budget: the model is sent the system message, the summary, then the messages from `window.from`. */
+    window?: ConversationWindow;
     /** `messages` are the conversation's messages from this index up to `messageCount`. */
     from?: number;
     /** The messages since the previous model call; the worker has or reads the ones before `from`. */

@@ -1,6 +1,6 @@
 import type { Message } from '../common/messages';
 import type { CallModelRequest } from './activity-types';
-import { jsonChars, type ConversationCache } from './conversation-cache';
+import { jsonChars, type CachedConversation, type ConversationCache } from './conversation-cache';
 import type { ConversationReader } from './conversation-reader';
 
 /**
@@ -17,8 +17,8 @@ export async function conversationForCall(
   if (request.messages === undefined || request.from === undefined || request.id === undefined) {
     return reader.read(run.workflowId, run.runId, request.messageCount);
   }
-  const key = `${run.workflowId}/${request.id}`;
-  const prefix = cache.prefix(key, request.from) ?? (await readPrefix(reader, run, request.from));
+  const key = cacheKey(run, request.id);
+  const prefix = await conversationPrefix(request.id, request.from, run, cache, reader);
   const messages = [...prefix.messages, ...request.messages];
   if (messages.length !== request.messageCount) {
     throw new Error(`The model call expects ${request.messageCount} messages but was given ${messages.length}.`);
@@ -27,7 +27,18 @@ export async function conversationForCall(
   return messages;
 }
 
-async function readPrefix(reader: ConversationReader, run: { workflowId: string; runId: string }, count: number) {
+const cacheKey = (run: { workflowId: string }, id: string) => `${run.workflowId}/${id}`;
+
+/** The conversation's first `count` messages: from the worker's cache, else through the run's paged query. Stores nothing. */
+export async function conversationPrefix(
+  id: string,
+  count: number,
+  run: { workflowId: string; runId: string },
+  cache: ConversationCache,
+  reader: ConversationReader,
+): Promise<CachedConversation> {
+  const cached = cache.prefix(cacheKey(run, id), count);
+  if (cached) return cached;
   const messages = count === 0 ? [] : await reader.readRange(run.workflowId, run.runId, 0, count);
   return { messages, chars: jsonChars(messages) };
 }

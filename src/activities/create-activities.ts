@@ -1,5 +1,7 @@
 import type { AgentRegistry } from '../toolkit/agent-registry';
 import { callModelActivity, type ChatModelPort } from './call-model';
+import { compactConversationActivity } from './compact-conversation';
+import { ConversationCache } from './conversation-cache';
 import type { ConversationReader } from './conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import { executeToolActivity } from './execute-tool';
@@ -20,9 +22,12 @@ export interface ActivityDeps {
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
 export function createActivities(deps: ActivityDeps) {
   const middleware = deps.middleware ?? [];
+  // One cache for the model calls and the compaction that reads the same conversations.
+  const cache = new ConversationCache();
   return {
     describeAgent: describeAgentActivity(deps.registry),
-    callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing),
+    callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache),
+    compactConversation: compactConversationActivity(deps.model, deps.conversations, cache),
     prepareToolCalls: prepareToolCallsActivity(deps.registry),
     validateEditedInput: validateEditedInputActivity(deps.registry),
     executeTool: executeToolActivity(deps.registry, middleware, deps.tracing),

@@ -1,3 +1,4 @@
+import type { MemorySettings } from './memory';
 import type { Duration } from '@temporalio/common';
 import type { PermissionSettings } from './permissions';
 import type { PriceTable } from './pricing';
@@ -53,4 +54,6 @@ export interface AgentDescriptor {
   maxEmptyReplies: number;
   /** Largest signal or update payload the run accepts (default 1 MiB); absent in runs recorded before it existed. */
   maxPayloadBytes?: number;
+  /** The context budget; none means the whole conversation is sent every time. */
+  memory?: MemorySettings;
 }

@@ -27,7 +27,21 @@ export type AgentEventBody =
   /** A conversation's message, as its turn starts. */
   | { type: 'turn_started'; turn: number; text: string }
   | { type: 'turn_finished'; turn: number; status: string; output: string; usage: TokenUsage; iterations: number; cost?: number }
-  | { type: 'conversation_ended'; reason: string; turns: number };
+  | { type: 'conversation_ended'; reason: string; turns: number }
+  /** The oldest messages were summarised for the model (a context budget, or the model said the context was too long). */
+  | {
+      type: 'conversation_compacted';
+      reason: 'budget' | 'context_too_long';
+      /** Messages the summary stands for in this compaction. */
+      summarized: number;
+      /** The first message still sent as it is. */
+      keptFrom: number;
+      estimatedTokens: number;
+      summaryChars: number;
+      model: string;
+      usage: TokenUsage;
+      cost?: number;
+    };
 
 export type AgentEventType = AgentEventBody['type'];
 

@@ -9,6 +9,8 @@ export const FailureTypes = {
   modelTimeout: 'Model.Timeout',
   modelConnection: 'Model.Connection',
   modelBadRequest: 'Model.BadRequest',
+  /** A 400 that says the conversation is longer than the model's context. */
+  modelContextTooLong: 'Model.ContextTooLong',
   modelAuth: 'Model.Authentication',
   modelNotFound: 'Model.NotFound',
   modelInvalidResponse: 'Model.InvalidResponse',

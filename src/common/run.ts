@@ -1,3 +1,4 @@
+import type { ConversationWindow } from './memory';
 import type { AgentDescriptor } from './agent';
 import type { AgentEvent } from './events';
 import type { Message, TokenUsage, ToolCall } from './messages';
@@ -79,6 +80,8 @@ export interface CarriedState {
   continuedRuns: number;
   /** Messages the last model call was sent (absent in runs continued before the worker's conversation cache). */
   modelSeen?: number;
+  /** The summary that stands for the oldest messages in what the model is sent (a context budget). */
+  window?: ConversationWindow;
 }
 
 export interface AgentRunResult {

@@ -95,7 +95,9 @@ export function classifyModelError(error: unknown, context: ModelErrorContext): 
       // An error event inside an already started stream.
       return fail(FailureTypes.modelServer, true, `Model ${model} reported an error mid-stream: ${said}`, details);
     }
-    const rule = statusRule(error.status, details);
+    const rule = isContextTooLong(error.status, details.code, said)
+      ? { type: FailureTypes.modelContextTooLong, retryable: false }
+      : statusRule(error.status, details);
     return fail(
       rule.type,
       rule.retryable,
@@ -111,6 +113,16 @@ export function classifyModelError(error: unknown, context: ModelErrorContext): 
   // Anything else came from the transport, e.g. undici's "terminated" when the socket closes mid-body.
   const broke = `Connection to model ${model} broke: ${describeError(error)}`;
   return fail(FailureTypes.modelConnection, true, broke, { model });
+}
+
+/**
+ * Providers say it differently: OpenAI's `context_length_exceeded` code, or the message (vLLM,
+ * llama.cpp, Ollama, Anthropic-compatible gateways: "maximum context length", "prompt is too long").
+ */
+const CONTEXT_TOO_LONG = /context[_ ](length|size|window)|maximum context|prompt is too long|too many tokens|exceeds? the (model'?s? )?(context|token limit)/i;
+
+export function isContextTooLong(status: number, code: string | undefined, message: string): boolean {
+  return status === 400 && (code === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(message));
 }
 
 function providerMessage(error: APIError): string {

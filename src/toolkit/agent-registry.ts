@@ -73,6 +73,7 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     maxResultChars: definition.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     maxEmptyReplies: definition.maxEmptyReplies ?? DEFAULT_MAX_EMPTY_REPLIES,
     maxPayloadBytes: definition.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    ...(definition.memory ? { memory: definition.memory } : {}),
   };
   return { definition, toolkit, descriptor };
 }

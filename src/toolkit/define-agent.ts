@@ -1,3 +1,4 @@
+import { memoryProblems, type MemorySettings } from '../common/memory';
 import type { Duration } from '@temporalio/common';
 import type { ModelSettings } from '../common/agent';
 import type { PermissionSettings } from '../common/permissions';
@@ -49,6 +50,11 @@ export interface AgentOptions {
    * of JSON (default 1 MiB; Temporal refuses anything over 2 MiB).
    */
   maxPayloadBytes?: number;
+  /**
+   * A context budget: before a model call whose conversation would pass `maxTokens`, the oldest
+   * messages are summarised into one (see README, "Context-window management").
+   */
+  memory?: MemorySettings;
 }
 
 export interface AgentDefinition extends Omit<AgentOptions, 'model'> {
@@ -70,6 +76,8 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   if (options.maxPayloadBytes !== undefined && (!Number.isInteger(options.maxPayloadBytes) || options.maxPayloadBytes < 1024)) {
     throw new Error(`Agent '${options.name}': maxPayloadBytes must be an integer of at least 1024.`);
   }
+  const memoryIssues = options.memory ? memoryProblems(options.memory) : [];
+  if (memoryIssues.length > 0) throw new Error(`Agent '${options.name}': ${memoryIssues.join('; ')}.`);
   const ruleProblems = validatePermissionSettings(options.permissions ?? {});
   if (ruleProblems.length > 0) {
     throw new Error(`Agent '${options.name}': invalid permission settings:\n- ${ruleProblems.join('\n- ')}`);

@@ -36,6 +36,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
     id: workflowInfo().firstExecutionRunId,
     from,
     messages: state.messages.slice(from),
+    ...(state.window ? { window: state.window } : {}),
   };
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {

@@ -7,6 +7,9 @@ import { nowIso } from './clock';
 import { preview, recordEvent } from './event-log';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from './model-step';
+import { compact, isContextTooLong, overBudget } from './compaction';
+import type { CallModelOutput } from '../activities/activity-types';
+import type { ToolSpec } from '../common/tools';
 import type { RunState } from './run-state';
 import { publishUsage, setStep } from './status';
 import { actOnToolCalls } from './tool-step';
@@ -24,15 +27,30 @@ export interface LoopHooks {
   afterIteration?: (state: RunState) => Promise<void>;
 }
 
+/** A model that said the conversation is too long for its context gets it compacted once, and the call again. */
+async function compactAndCallAgain(state: RunState, tools: ToolSpec[], error: unknown): Promise<CallModelOutput> {
+  if (!isContextTooLong(error) || !(await compact(state, 'context_too_long'))) throw error;
+  setStep(state, `calling the model again after compacting (iteration ${state.iterations})`);
+  return callModelWithFallback(state, tools);
+}
+
 async function reason(state: RunState, withTools: boolean): Promise<AssistantMessage> {
   const tools = withTools ? visibleTools(state.descriptor, state.activeGroups) : [];
+  // Awaited only when there is work: an await costs microtask turns, which would reorder the commands of recorded runs.
+  if (overBudget(state)) await compact(state, 'budget');
   setStep(state, `calling the model (iteration ${state.iterations})`);
-  const reply = await callModelWithFallback(state, tools);
+  let reply: CallModelOutput;
+  try {
+    reply = await callModelWithFallback(state, tools);
+  } catch (error) {
+    reply = await compactAndCallAgain(state, tools, error);
+  }
   const message = withUniqueCallIds(reply.message, usedCallIds(state.messages), state.iterations);
   const cost = callCost(state.descriptor.model.prices, reply.model, reply.usage);
   state.usage = addUsage(state.usage, reply.usage);
   state.cost += cost ?? 0;
   state.messages.push(message);
+  state.lastCall = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, messageCount: state.messages.length };
   publishUsage(state);
   recordEvent(
     state,

@@ -1,4 +1,5 @@
 import type { AgentDescriptor } from '../common/agent';
+import type { ConversationWindow } from '../common/memory';
 import { newestMessages } from './newest-messages';
 import type { AgentEvent } from '../common/events';
 import { emptyUsage, type Message, type TokenUsage, type ToolCall } from '../common/messages';
@@ -45,6 +46,10 @@ export interface RunState {
   sparseSearchAttributes: boolean;
   /** How many messages of the conversation the last model call was sent: the next one carries only those after. */
   modelSeen: number;
+  /** With a context budget, once compacted: what stands for the oldest messages in model calls. */
+  window?: ConversationWindow;
+  /** The last model call's reported tokens and the conversation's length after its reply: the base of the next estimate. */
+  lastCall?: { promptTokens: number; completionTokens: number; messageCount: number };
   /** Set once the run has logged that its state is too large to continue as new. */
   warnedCarrySize?: boolean;
   output?: string;
@@ -84,6 +89,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     continuedRuns: carried?.continuedRuns ?? 0,
     sparseSearchAttributes: false,
     modelSeen: carried?.modelSeen ?? 0,
+    ...(carried?.window ? { window: carried.window } : {}),
   };
 }
 
@@ -102,6 +108,7 @@ export function carryState(state: RunState): CarriedState {
     submissions: state.submissions,
     continuedRuns: state.continuedRuns + 1,
     modelSeen: state.modelSeen,
+    ...(state.window ? { window: state.window } : {}),
   };
 }
 

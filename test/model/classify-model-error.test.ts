@@ -54,6 +54,22 @@ describe('classifyModelError', () => {
     expect(failure.message).toBe('Model gpt-c failed with HTTP 413: too large');
   });
 
+  it.each([
+    [{ error: { message: 'Too long.', code: 'context_length_exceeded' } }],
+    [{ error: { message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens." } }],
+    [{ error: { message: 'prompt is too long: 210000 tokens > 200000 maximum' } }],
+    [{ error: { message: 'the request exceeds the available context size, try increasing it' } }],
+  ])('a 400 saying the context is too long is Model.ContextTooLong (%j), so the run compacts instead of failing', (body) => {
+    const failure = classifyModelError(APIError.generate(400, body, undefined, new Headers()), context);
+    expect(failure.type).toBe(FailureTypes.modelContextTooLong);
+    expect(failure.nonRetryable).toBe(true);
+  });
+
+  it('other 400s stay bad requests', () => {
+    const failure = classifyModelError(APIError.generate(400, { error: { message: 'tools[0].name is invalid' } }, undefined, new Headers()), context);
+    expect(failure.type).toBe(FailureTypes.modelBadRequest);
+  });
+
   it('uses the raw body text when the provider sends no JSON error', () => {
     const failure = classifyModelError(APIError.generate(502, undefined, 'Bad Gateway', new Headers()), context);
     expect(failure.type).toBe(FailureTypes.modelServer);

@@ -80,6 +80,8 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t} » message ${event.turn}: ${event.text}`;
     case 'turn_finished':
       return `${t} « answer ${event.turn} (${event.status}, ${event.iterations} iteration(s)): ${event.output}${totals(event.usage, event.cost)}`;
+    case 'conversation_compacted':
+      return `${t} ⇢ compacted (${event.reason === 'budget' ? 'over the context budget' : 'the model said the context was too long'}): ${event.summarized} older message(s) summarised, ~${event.estimatedTokens} tokens before${totals(event.usage, event.cost)}`;
     case 'conversation_ended':
       return `${t} ■ conversation ${event.reason} after ${event.turns} message(s)`;
   }
