@@ -1,8 +1,8 @@
 import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors, type ConnectionLike } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
+import type { DataConverter, TypedSearchAttributes } from '@temporalio/common';
 import type { RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
-import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
+import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
 import { checkedConversationOptions, Conversation, conversationWorkflowId, type ConversationOptions } from './conversation';
@@ -64,6 +64,15 @@ export interface RunSummary {
   temporalStatus: string;
   startTime: Date;
   closeTime?: Date;
+  /** Conversations only: the session id and the messages answered so far. */
+  sessionId?: string;
+  turns?: number;
+}
+
+function conversationFields(attributes: TypedSearchAttributes): Pick<RunSummary, 'sessionId' | 'turns'> {
+  const sessionId = attributes.get(AGENT_SESSION_ID);
+  const turns = attributes.get(AGENT_TURNS);
+  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(turns !== undefined ? { turns } : {}) };
 }
 
 function promptSummary(agent: string, prompt: string): string {
@@ -153,7 +162,7 @@ export class AgentClient {
 
   /** Recent runs through visibility; `query` is a Temporal list filter added to the agent filter. */
   async list(options: { query?: string; limit?: number } = {}): Promise<RunSummary[]> {
-    const filters = [`WorkflowType = 'agentWorkflow'`, ...(options.query ? [`(${options.query})`] : [])];
+    const filters = [`WorkflowType IN ('agentWorkflow', 'conversationWorkflow')`, ...(options.query ? [`(${options.query})`] : [])];
     const limit = options.limit ?? 20;
     const runs: RunSummary[] = [];
     for await (const execution of this.client.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
@@ -165,6 +174,7 @@ export class AgentClient {
         temporalStatus: execution.status.name,
         startTime: execution.startTime,
         ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
+        ...conversationFields(execution.typedSearchAttributes),
       });
       if (runs.length >= limit) break;
     }

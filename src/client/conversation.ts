@@ -16,7 +16,7 @@ import {
   type TurnResult,
 } from '../common/conversation';
 import type { RuntimeContext } from '../common/runtime';
-import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
+import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { conversationWorkflow } from '../workflows/conversation-workflow';
 import { AgentRun } from './agent-run';
 import { checkedRequest } from './checked-request';
@@ -130,6 +130,8 @@ export class Conversation {
       typedSearchAttributes: [
         { key: AGENT_NAME, value: this.agent },
         { key: AGENT_STATUS, value: 'idle' },
+        { key: AGENT_SESSION_ID, value: this.options.sessionId },
+        { key: AGENT_TURNS, value: 0 },
       ],
       staticSummary: `${this.agent}: conversation ${this.options.sessionId}`,
     });

@@ -1,6 +1,6 @@
 import type { NativeConnection } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { AGENT_NAME, AGENT_STATUS, AGENT_TOTAL_TOKENS } from '../common/search-attributes';
+import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TOTAL_TOKENS, AGENT_TURNS } from '../common/search-attributes';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 
@@ -8,6 +8,8 @@ const REQUIRED = [
   { name: AGENT_NAME.name, type: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
   { name: AGENT_STATUS.name, type: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
   { name: AGENT_TOTAL_TOKENS.name, type: IndexedValueType.INDEXED_VALUE_TYPE_INT },
+  { name: AGENT_SESSION_ID.name, type: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
+  { name: AGENT_TURNS.name, type: IndexedValueType.INDEXED_VALUE_TYPE_INT },
 ];
 
 type Attribute = (typeof REQUIRED)[number];

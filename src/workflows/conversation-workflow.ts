@@ -13,6 +13,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { DEFAULT_IDLE_TIMEOUT, type CarriedConversation, type ConversationInput, type ConversationResult } from '../common/conversation';
 import { eventsQuery, stateQuery } from '../common/definitions';
+import { AGENT_TURNS } from '../common/search-attributes';
 import type { AgentWorkflowInput } from '../common/run';
 import { nowIso } from './clock';
 import { installConversationHandlers, type ConversationControl } from './conversation-handlers';
@@ -59,7 +60,7 @@ async function continueAsNewBetweenTurns(state: RunState, control: ConversationC
 
 async function converse(state: RunState, control: ConversationControl, input: ConversationInput, idleMs: number, perTurn: number) {
   for (;;) {
-    setStatus(state, 'idle');
+    setStatus(state, 'idle', [{ key: AGENT_TURNS, value: control.sent - control.queue.length }]);
     setStep(state, control.sent === 0 ? 'waiting for the first message' : `waiting for message ${control.sent + 1}`);
     await condition(() => control.queue.length > 0 || control.ended, idleMs);
     const next = control.queue.shift();

@@ -1,4 +1,5 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { RunStatus } from '../common/run';
 import { AGENT_NAME, AGENT_STATUS, AGENT_TOTAL_TOKENS } from '../common/search-attributes';
 import type { RunState } from './run-state';
@@ -13,12 +14,14 @@ export const SPARSE_SEARCH_ATTRIBUTES_PATCH = 'sparse-search-attributes';
 export const TOKENS_EVERY = 10;
 
 /** Status changes are mirrored into the `AgentStatus` search attribute so the UI can filter runs. */
-export function setStatus(state: RunState, status: RunStatus): void {
+/** `also`: more attributes written in the same upsert (a conversation's turn count). */
+export function setStatus(state: RunState, status: RunStatus, also: SearchAttributeUpdatePair[] = []): void {
   if (state.status === status) return;
   state.status = status;
   upsertSearchAttributes([
     { key: AGENT_STATUS, value: status },
     ...(state.sparseSearchAttributes ? [{ key: AGENT_TOTAL_TOKENS, value: state.usage.totalTokens }] : []),
+    ...also,
   ]);
 }
 

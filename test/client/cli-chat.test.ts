@@ -3,6 +3,7 @@ import { conversationScript } from '../conversations/conversation-script';
 import { lookupTool, refundTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { runCliCaptured } from '../helpers/cli-capture';
+import { waitFor } from '../helpers/wait-for';
 
 const support = defineAgent({ name: 'chat-shop', instructions: 'Help with orders.', tools: [lookupTool, refundTool], permissions: { ask: ['refund'] } });
 
@@ -65,6 +66,27 @@ describe('durable-agent chat', () => {
     await run.approve(pending[0]!.callId);
     const conversation = env.client.conversation('chat-shop', { sessionId: id });
     await conversation.end();
+  });
+
+  test('list shows a conversation with its session and messages answered; watch prints its turns to the end', async () => {
+    const id = session();
+    const conversation = env.client.conversation('chat-shop', { sessionId: id });
+    await conversation.send('one');
+    await conversation.send('two');
+    const listed = await waitFor(async () => {
+      const list = await runCliCaptured(['list', '--agent', 'chat-shop', ...common]);
+      const line = list.out.find((l) => l.startsWith(conversation.workflowId));
+      return line?.includes('2 message(s)') ? line : undefined;
+    }, 'the conversation listed with its messages');
+    expect(listed).toContain(`idle`);
+    expect(listed).toContain(`conversation ${id}, 2 message(s)`);
+    await conversation.end();
+    const watched = await runCliCaptured(['watch', conversation.workflowId, ...common]);
+    expect(watched.code).toBe(0);
+    const out = watched.out.join('\n');
+    expect(out).toContain('» message 1: one');
+    expect(out).toContain('« answer 2 (completed, 1 iteration(s)): echo: two');
+    expect(out).toContain('■ conversation ended after 2 message(s)');
   });
 
   test('without --agent: a usage error', async () => {

@@ -5,13 +5,13 @@ import { printJson } from '../cli-output';
 export const listCommand: CliCommand = {
   name: 'list',
   usage: 'list [--agent NAME] [--status STATUS] [--limit N] [--json]',
-  summary: 'Recent runs and their status, through Temporal visibility.',
+  summary: 'Recent runs and conversations (with their session and messages answered) and their status, through Temporal visibility.',
   options: {
     agent: { type: 'string', valueName: 'NAME', description: 'only runs of this agent' },
     status: {
       type: 'string',
       valueName: 'STATUS',
-      description: 'only runs with this status: running, awaiting_approval, awaiting_external, completed, failed, max_iterations, cancelled',
+      description: 'only runs with this status: running, awaiting_approval, awaiting_external, completed, failed, max_iterations, cancelled; conversations: idle, ended',
     },
     limit: { type: 'string', valueName: 'N', description: 'at most this many runs', defaultText: '20' },
   },
@@ -32,7 +32,8 @@ export const listCommand: CliCommand = {
     }
     if (runs.length === 0) ctx.output.out('No runs.');
     for (const run of runs) {
-      ctx.output.out(`${run.workflowId}  ${run.agent ?? '?'}  ${run.status ?? run.temporalStatus}  ${run.startTime.toISOString()}`);
+      const conversation = run.sessionId !== undefined ? `  conversation ${run.sessionId}, ${run.turns ?? 0} message(s)` : '';
+      ctx.output.out(`${run.workflowId}  ${run.agent ?? '?'}  ${run.status ?? run.temporalStatus}  ${run.startTime.toISOString()}${conversation}`);
     }
     return 0;
   },
