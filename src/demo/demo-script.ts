@@ -1,4 +1,4 @@
-import type { ScriptFunction, ScriptedToolResult } from '../testing/scripted-model-types';
+import type { ScriptFunction, ScriptedRequest, ScriptedToolResult } from '../testing/scripted-model-types';
 
 const ORDER_ID = /ORD-\d{4}-\d{3}/i;
 
@@ -30,13 +30,24 @@ function answerFromResults(results: ScriptedToolResult[]): string {
   return results.map((r) => r.content).join('\n');
 }
 
+/** The order id of the newest user message that names one: a follow-up ("refund it") means the order named before. */
+function orderIdOf(request: ScriptedRequest): string | undefined {
+  const said = request.messages.filter((m) => m.role === 'user' && typeof m.content === 'string').map((m) => m.content as string);
+  for (const text of said.reverse()) {
+    const found = ORDER_ID.exec(text)?.[0];
+    if (found) return found.toUpperCase();
+  }
+  return undefined;
+}
+
 /**
  * What the demo's scripted model says when no OPENAI_API_KEY is set: it reads the customer's
- * order id, calls the shop's tools, and answers from their real results.
+ * order id (from an earlier message in a conversation), calls the shop's tools, and answers from
+ * their real results.
  */
-export const demoScript: ScriptFunction = (_request, info) => {
+export const demoScript: ScriptFunction = (request, info) => {
   if (info.toolResults.length > 0) return answerFromResults(info.toolResults);
-  const orderId = ORDER_ID.exec(info.lastUserText)?.[0]?.toUpperCase();
+  const orderId = orderIdOf(request);
   if (!orderId) return '请提供您的订单号（例如 ORD-2024-001），我来帮您查询。';
   if (/退款|refund/i.test(info.lastUserText)) {
     return { toolCalls: [{ name: 'request_refund', arguments: { order_id: orderId, reason: info.lastUserText } }] };

@@ -1,5 +1,7 @@
 import { AgentClient } from '../client/agent-client';
+import { linesInput } from '../client/cli/cli-input';
 import { formatEvent } from '../client/cli/format-event';
+import { runCli } from '../client/cli/run-cli';
 import { startScriptedModelServer } from '../testing/scripted-model-server';
 import { createWorker } from '../worker/create-worker';
 import { readWorkerConfig } from '../worker/config';
@@ -14,6 +16,8 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalForDemo } from './temporal-for-demo';
 
 const REFUND_PROMPT = '订单 ORD-2024-002 的手机壳有裂痕，我要退款';
+/** What `--chat` says when nobody types (no terminal): a question, the order id, then a follow-up that needs the order from before. */
+const CHAT_LINES = ['我的快递到哪了？', 'ORD-2024-002', '手机壳有裂痕，我要退款'];
 
 const log = (message: string) => console.log(`[demo] ${message}`);
 
@@ -48,12 +52,28 @@ async function runDemo(client: AgentClient, agent: string, prompt: string, stop:
 }
 
 /**
- * `npm start [-- --agent coder] [-- --prompt TEXT]`: a real agent run on a real Temporal server,
+ * `--chat`: the `chat` command on the demo's worker. On a terminal you type; otherwise it plays
+ * CHAT_LINES, answers the approval as DEMO_APPROVE says (yes by default) and ends the conversation.
+ */
+async function chatDemo(address: string, agent: string): Promise<void> {
+  const argv = ['chat', '--agent', agent, '--session', `demo-${Date.now().toString(36)}`, '--user', 'u-1001', '--address', address];
+  if (process.stdin.isTTY) {
+    await runCli(argv);
+    return;
+  }
+  const answer = (process.env.DEMO_APPROVE ?? 'yes') === 'no' ? ['n', 'denied at the terminal'] : ['y'];
+  const lines = [...CHAT_LINES, ...answer, '/end'];
+  log(`No terminal: the conversation plays ${CHAT_LINES.length} messages (${CHAT_LINES.join(' / ')}).`);
+  await runCli(argv, undefined, linesInput(lines));
+}
+
+/**
+ * `npm start [-- --agent coder] [-- --prompt TEXT] [-- --chat]`: a real agent run on a real Temporal server,
  * followed live in the terminal.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { agent: { type: 'string' }, prompt: { type: 'string' } }, strict: true });
-  const args = { agent: values.agent ?? 'ecommerce-cs', prompt: values.prompt };
+  const { values } = parseArgs({ options: { agent: { type: 'string' }, prompt: { type: 'string' }, chat: { type: 'boolean' } }, strict: true });
+  const args = { agent: values.agent ?? 'ecommerce-cs', prompt: values.prompt, chat: values.chat === true };
   const stop = new AbortController();
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
@@ -99,7 +119,9 @@ async function main(): Promise<void> {
 
   const client = await AgentClient.connect({ address: temporal.address, webUiUrl: temporal.uiUrl });
   cleanups.push(() => client.close());
-  if (args.agent === 'coder') {
+  if (args.chat) {
+    await chatDemo(temporal.address, args.agent);
+  } else if (args.agent === 'coder') {
     log(`The coder works on a fresh copy of the demo project: ${prepareCoderWorkspace(config.workspace)}`);
     await runDemo(client, 'coder', args.prompt ?? CODER_PROMPT, stop.signal);
   } else if (args.agent === 'ecommerce-cs') {

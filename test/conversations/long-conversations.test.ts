@@ -45,7 +45,7 @@ describe('long conversations', () => {
 
     const runs: { turns: number; perTurn: number; startBytes: number }[] = [];
     for await (const execution of env.client.client.workflow.list({ query: `WorkflowId = '${conversation.workflowId}'` })) {
-      const { events = [] } = await env.client.client.workflow.getHandle(conversation.workflowId, execution.runId).fetchHistory();
+      const events = (await env.client.client.workflow.getHandle(conversation.workflowId, execution.runId).fetchHistory()).events ?? [];
       const turns = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED).length;
       if (execution.status.name !== 'CONTINUED_AS_NEW' || turns === 0) continue;
       // The first event (the run's input) and the last (the next run's) carry the conversation so far; the rest is the turns'.
