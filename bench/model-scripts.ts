@@ -4,7 +4,8 @@ import { BenchModels } from './bench-agents';
 /** The scripted model's answers for every benchmark agent, by the model name the agent uses. */
 export function benchModelScripts(): Pick<ScriptedModelServerOptions, 'script' | 'byModel'> {
   return {
-    script: (_req, info) => (info.turnIndex === 0 ? { toolCalls: [{ name: 'noop', arguments: {} }] } : 'done'),
+    // A tool call for each new message (a run's prompt, or a conversation's next message), then the answer.
+    script: (_req, info) => (info.toolResults.length === 0 ? { toolCalls: [{ name: 'noop', arguments: {} }] } : 'done'),
     byModel: {
       [BenchModels.loop]: (_req, info) => {
         const iterations = Number.parseInt(info.lastUserText, 10);

@@ -1,7 +1,7 @@
 // `npm run bench`: the whole performance story in one run, against one local dev server.
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5 (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv (default: all)
 //   BENCH_WARMUP             P1 warm-up rounds (5)
 //   BENCH_ROUNDS             P1 rounds of each kind (40)
 //   BENCH_WORKER_STARTS      worker starts of each kind (5)
@@ -12,6 +12,8 @@
 //   BENCH_PARKED_MAX_CACHED  P3 worker's maxCachedWorkflows (the Temporal SDK's default)
 //   BENCH_PARKED_TIMEOUT     P3 longest wait for each phase, in seconds (600)
 //   BENCH_PARALLEL_RUNS      P5 runs (3)
+import { AgentClient } from '../src/client/agent-client';
+import { measureConversationTurns } from './conversation-turns';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p4', 'p5'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p4', 'p5', 'conv'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
     );
     await part('cli', async () => reportCliTimings(await measureCliTimings({ address: server.address, temporalCli: cliPath, runs: CLI_RUNS }), CLI_RUNS));
 
-    if (['p2', 'p4', 'p5'].some((name) => parts.has(name as BenchPart))) {
+    if (['p2', 'p4', 'p5', 'conv'].some((name) => parts.has(name as BenchPart))) {
       const worker = await benchWorker();
       try {
         await part('p2', () =>
@@ -108,6 +110,14 @@ async function main(): Promise<void> {
         );
         await part('p4', () => measureHistoryGrowth({ client, taskQueue: TASK_QUEUE, short: 5, long: 50 }));
         await part('p5', () => measureParallelTools({ client, taskQueue: TASK_QUEUE, runs: PARALLEL_RUNS }));
+        await part('conv', async () => {
+          const agents = await AgentClient.connect({ address: server.address, taskQueue: TASK_QUEUE });
+          try {
+            return await measureConversationTurns({ client: agents, warmup: WARMUP, rounds: ROUNDS });
+          } finally {
+            await agents.close();
+          }
+        });
       } finally {
         await worker.stop();
       }

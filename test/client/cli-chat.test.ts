@@ -1,11 +1,11 @@
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { conversationScript } from '../conversations/conversation-script';
-import { lookupTool, refundTool } from '../fixtures/approval-tools';
+import { lookupTool, refundTool, shipTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { runCliCaptured } from '../helpers/cli-capture';
 import { waitFor } from '../helpers/wait-for';
 
-const support = defineAgent({ name: 'chat-shop', instructions: 'Help with orders.', tools: [lookupTool, refundTool], permissions: { ask: ['refund'] } });
+const support = defineAgent({ name: 'chat-shop', instructions: 'Help with orders.', tools: [lookupTool, refundTool, shipTool], permissions: { ask: ['refund'] } });
 
 const session = () => `cli-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -40,6 +40,14 @@ describe('durable-agent chat', () => {
     expect(out).toContain('Ended after 3 message(s).');
   });
 
+  test('a tool that runs outside the worker asks for its result inline', async () => {
+    const chat = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', session(), ...common], undefined, ['Ship to Berlin', 'tracking SF42', '/end']);
+    expect(chat.code).toBe(0);
+    const out = chat.out.join('\n');
+    expect(out).toMatch(/⧗ ship_parcel \{"address":"Berlin"\} runs outside the worker/);
+    expect(out).toContain('chat-shop> Shipped: tracking SF42');
+  });
+
   test('a denial with its reason; /quit leaves the conversation, and chat with the same --session goes on without reprinting', async () => {
     const id = session();
     const first = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', id, ...common], undefined, ['Refund ORD-8', 'n', 'not today', '/quit']);
@@ -70,23 +78,27 @@ describe('durable-agent chat', () => {
 
   test('list shows a conversation with its session and messages answered; watch prints its turns to the end', async () => {
     const id = session();
-    const conversation = env.client.conversation('chat-shop', { sessionId: id });
-    await conversation.send('one');
+    // Continues as new between turns: watch follows it across the runs.
+    const conversation = env.client.conversation('chat-shop', { sessionId: id, continueAsNewAfterEvents: 15 });
+    const firstRun = await conversation.send('one').then(() => conversation.run.handle.describe());
     await conversation.send('two');
+    await conversation.send('three');
     const listed = await waitFor(async () => {
       const list = await runCliCaptured(['list', '--agent', 'chat-shop', ...common]);
       const line = list.out.find((l) => l.startsWith(conversation.workflowId));
-      return line?.includes('2 message(s)') ? line : undefined;
+      return line?.includes('3 message(s)') ? line : undefined;
     }, 'the conversation listed with its messages');
     expect(listed).toContain(`idle`);
-    expect(listed).toContain(`conversation ${id}, 2 message(s)`);
+    expect(listed).toContain(`conversation ${id}, 3 message(s)`);
+    expect((await conversation.run.handle.describe()).runId).not.toBe(firstRun.runId);
     await conversation.end();
     const watched = await runCliCaptured(['watch', conversation.workflowId, ...common]);
     expect(watched.code).toBe(0);
     const out = watched.out.join('\n');
     expect(out).toContain('» message 1: one');
     expect(out).toContain('« answer 2 (completed, 1 iteration(s)): echo: two');
-    expect(out).toContain('■ conversation ended after 2 message(s)');
+    expect(out).toContain('» message 3: three');
+    expect(out).toContain('■ conversation ended after 3 message(s)');
   });
 
   test('without --agent: a usage error', async () => {

@@ -16,5 +16,9 @@ export const conversationScript: ScriptFunction = (request, info) => {
     if (info.toolResults.length === 0) return { toolCalls: [{ name: 'refund', arguments: { order_id: text.slice('Refund '.length), amount: 5 } }] };
     return { text: `Refund: ${info.toolResults[0]!.content}` };
   }
+  if (text.startsWith('Ship to ')) {
+    if (info.toolResults.length === 0) return { toolCalls: [{ name: 'ship_parcel', arguments: { address: text.slice('Ship to '.length) } }] };
+    return { text: `Shipped: ${info.toolResults[0]!.content}` };
+  }
   return { text: `echo: ${text}` };
 };

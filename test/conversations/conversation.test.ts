@@ -2,6 +2,7 @@ import { ConversationEndedError } from '../../src/client/conversation';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { lookupTool, refundTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
+import { runCliCaptured, splitCommandLine } from '../helpers/cli-capture';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { waitFor, waitForPending } from '../helpers/wait-for';
 import { conversationScript } from './conversation-script';
@@ -33,6 +34,21 @@ describe('conversations', () => {
     expect(events.filter((e) => e.type === 'turn_finished').map((e) => (e as { turn: number }).turn)).toEqual([1, 2, 3]);
     expect(await conversation.end()).toMatchObject({ reason: 'ended', turns: 3 });
     await maybeRecordHistory(conversation.run, 'conversation-three-turns');
+  });
+
+  test('an approval in turn 2 is answered from the CLI, by the conversation id and the call id pending prints', async () => {
+    const conversation = env.client.conversation('support-chat', { sessionId: session() });
+    await conversation.send('Where is ORD-5?');
+    const sent = await conversation.send('Refund ORD-5', { wait: false });
+    await waitForPending(conversation.run, 1);
+    const common = ['--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
+    const pending = await runCliCaptured(['pending', conversation.workflowId, ...common]);
+    const approve = pending.out.map((line) => /\b(approve \S+ \S+)\s*$/.exec(line)?.[1]).find(Boolean)!;
+    const words = splitCommandLine(approve);
+    expect(words.slice(0, 2)).toEqual(['approve', conversation.workflowId]);
+    expect((await runCliCaptured([...words, ...common])).code).toBe(0);
+    expect(await sent.result()).toMatchObject({ turn: 2, output: 'Refund: refunded 5 on ORD-5' });
+    await conversation.end();
   });
 
   test('an approval in a turn is answered through the conversation run handle', async () => {
