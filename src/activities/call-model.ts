@@ -5,7 +5,7 @@ import { appendToSystem } from '../common/system-addition';
 import type { CallModelInput, CallModelOutput, CallModelRequest } from './activity-types';
 import { ConversationCache } from './conversation-cache';
 import { conversationForCall } from './conversation-for-call';
-import type { ConversationReader } from './conversation-reader';
+import type { ConversationReader } from '../client/conversation-reader';
 import { withAutoHeartbeat } from './auto-heartbeat';
 import { composeMiddleware, type Middleware } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';

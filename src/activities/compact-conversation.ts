@@ -5,7 +5,7 @@ import { withAutoHeartbeat } from './auto-heartbeat';
 import type { ChatModelPort } from './call-model';
 import type { ConversationCache } from './conversation-cache';
 import { conversationPrefix } from './conversation-for-call';
-import type { ConversationReader } from './conversation-reader';
+import type { ConversationReader } from '../client/conversation-reader';
 
 export interface CompactConversationRequest {
   agent: string;

@@ -1,7 +1,7 @@
 import type { Message } from '../common/messages';
 import type { CallModelRequest } from './activity-types';
 import { jsonChars, type CachedConversation, type ConversationCache } from './conversation-cache';
-import type { ConversationReader } from './conversation-reader';
+import type { ConversationReader } from '../client/conversation-reader';
 
 /**
  * The messages a model call is for: the worker's cached prefix (or the run's paged query on a miss)

@@ -2,7 +2,7 @@ import type { AgentRegistry } from '../toolkit/agent-registry';
 import { callModelActivity, type ChatModelPort } from './call-model';
 import { compactConversationActivity } from './compact-conversation';
 import { ConversationCache } from './conversation-cache';
-import type { ConversationReader } from './conversation-reader';
+import type { ConversationReader } from '../client/conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import { executeToolActivity } from './execute-tool';
 import type { Middleware } from './middleware';

@@ -14,6 +14,7 @@ import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult }
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
+import { queryConversationReader } from './conversation-reader';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
 
@@ -45,8 +46,13 @@ export class AgentRun {
     return this.handle.workflowId;
   }
 
-  result(): Promise<AgentRunResult> {
-    return this.handle.result();
+  /** The run's result with its whole conversation: messages a long run's result left out are read through the `conversationPage` query. */
+  async result(): Promise<AgentRunResult> {
+    const result = await this.handle.result();
+    if (result.messageCount === undefined || result.messageCount <= result.messages.length) return result;
+    const earlier = await queryConversationReader({ workflow: this.handle.client }).readRange(this.workflowId, undefined, 0, result.messageCount - result.messages.length);
+    const { messageCount: _count, ...whole } = result;
+    return { ...whole, messages: [...earlier, ...result.messages] };
   }
 
   state(): Promise<AgentRunState> {

@@ -87,7 +87,14 @@ export interface CarriedState {
 export interface AgentRunResult {
   status: FinalStatus;
   output: string;
+  /**
+   * The conversation. In the workflow's own result it is the newest messages that fit in 1 MiB
+   * (Temporal refuses results over 2 MiB) and `messageCount` says how many there are; the client's
+   * `result()` reads the rest through the `conversationPage` query and gives them all.
+   */
   messages: Message[];
+  /** Set when the workflow's result holds only the newest messages: the conversation's length. */
+  messageCount?: number;
   usage: TokenUsage;
   /** Sum of the calls' costs; only when the agent has a price table (ModelSettings.prices). */
   cost?: number;

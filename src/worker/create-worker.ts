@@ -2,7 +2,7 @@ import { DefaultLogger, NativeConnection, Worker, type InjectedSinks, type Worke
 import type { DataConverter, Logger } from '@temporalio/common';
 import type { ChatModelPort } from '../activities/call-model';
 import { createActivities } from '../activities/create-activities';
-import { queryConversationReader } from '../activities/conversation-reader';
+import { queryConversationReader } from '../client/conversation-reader';
 import { Client } from '@temporalio/client';
 import type { Middleware } from '../activities/middleware';
 import { createChatModel } from '../model/create-chat-model';

@@ -18,6 +18,7 @@ import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { carryState, costField, createRunState, startingState, type RunState } from './run-state';
 import { announceAgent, setStatus, setStep, SPARSE_SEARCH_ATTRIBUTES_PATCH } from './status';
+import { newestMessages, RESULT_MESSAGES_BYTES } from './newest-messages';
 import { reactLoop } from './react-loop';
 import { describeAgent } from './describe-agent';
 
@@ -26,7 +27,10 @@ function finish(state: RunState, status: FinalStatus, output: string): AgentRunR
   setStatus(state, status);
   setStep(state, status === 'completed' ? 'finished' : 'stopped at the iteration limit', preview(output, 500));
   recordEvent(state, { type: 'run_finished', status, output: preview(output, 500), ...totals(state) }, nowIso());
-  return { status, output, messages: state.messages, usage: state.usage, ...costField(state), iterations: state.iterations };
+  // A result over Temporal's 2 MiB would fail the run as it completes: the newest messages, and their count.
+  const newest = newestMessages(state.messages, RESULT_MESSAGES_BYTES);
+  const messages = newest.messages.length === state.messages.length ? { messages: state.messages } : newest;
+  return { status, output, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations };
 }
 
 function totals(state: RunState) {

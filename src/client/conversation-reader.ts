@@ -12,7 +12,7 @@ export interface ConversationReader {
   /** The first `messageCount` messages in one query (model calls scheduled before paging existed). */
   read(workflowId: string, runId: string, messageCount: number): Promise<Message[]>;
   /** Messages `from`…`to`, page by page under Temporal's payload limit, however long the conversation. */
-  readRange(workflowId: string, runId: string, from: number, to: number): Promise<Message[]>;
+  readRange(workflowId: string, runId: string | undefined, from: number, to: number): Promise<Message[]>;
 }
 
 function mismatch(workflowId: string, got: number, expected: number): ApplicationFailure {
@@ -23,7 +23,7 @@ function mismatch(workflowId: string, got: number, expected: number): Applicatio
 }
 
 /** Through the run's queries: reads of workflow state that add nothing to history. */
-export function queryConversationReader(client: Client): ConversationReader {
+export function queryConversationReader(client: Pick<Client, 'workflow'>): ConversationReader {
   return {
     async read(workflowId, runId, messageCount) {
       const messages = await client.workflow.getHandle(workflowId, runId).query(conversationQuery, messageCount);
