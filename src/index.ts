@@ -3,6 +3,7 @@ import { FailureTypes } from './common/failures';
 
 export { defineTool, type AnyTool, type Tool, type ToolContext, type ToolOptions, type ToolPermission, type RichToolResult } from './toolkit/define-tool';
 export { defineAgent, type AgentDefinition, type AgentOptions, type ToolFilter, type ToolGroupOptions } from './toolkit/define-agent';
+export type { MemorySettings } from './common/memory';
 export { RetryableToolError } from './toolkit/tool-errors';
 export { harnessTools, type HarnessToolsOptions } from './toolkit/tools/harness-tools';
 export { checkShellCommand } from './toolkit/tools/shell/check-shell-command';
