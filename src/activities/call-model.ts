@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { summaryMessageText, type ConversationWindow } from '../common/memory';
-import type { Message } from '../common/messages';
+import { windowedMessages } from '../common/memory';
 import { appendToSystem } from '../common/system-addition';
 import type { CallModelInput, CallModelOutput, CallModelRequest } from './activity-types';
 import { ConversationCache } from './conversation-cache';
@@ -25,12 +24,6 @@ export interface ModelHeartbeat {
   text: string;
   /** Temporal keeps the last details across retries; this tells a reader they are stale. */
   attempt: number;
-}
-
-/** The messages the model is sent: all of them, or the system message, the summary and the newest from `window.from`. */
-export function withinWindow(messages: Message[], window: ConversationWindow | undefined): Message[] {
-  if (!window) return messages;
-  return [messages[0]!, { role: 'user', content: summaryMessageText(window.summary) }, ...messages.slice(window.from)];
 }
 
 export function callModelActivity(
@@ -63,7 +56,7 @@ export function callModelActivity(
   return async function callModel(request: CallModelRequest): Promise<CallModelOutput> {
     const { workflowId, runId } = Context.current().info.workflowExecution ?? { workflowId: '', runId: '' };
     const { conversation, ...rest } = request;
-    const messages = withinWindow(await conversationForCall(conversation, { workflowId, runId }, cache, conversations), conversation.window);
+    const messages = windowedMessages(await conversationForCall(conversation, { workflowId, runId }, cache, conversations), conversation.window);
     // Middleware sees the call as the model will: the whole conversation (or its window).
     return run({ ...rest, messages: appendToSystem(messages, conversation.systemAddition) });
   };

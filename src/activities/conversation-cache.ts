@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Message } from '../common/messages';
+import { jsonChars, type Message } from '../common/messages';
 
 /** What a worker keeps of the conversations it recently called the model for (about 64 MiB of JSON by default). */
 export const DEFAULT_CONVERSATION_CACHE_CHARS = 64 * 1024 * 1024;
@@ -10,9 +10,6 @@ export interface CachedConversation {
   chars: number;
 }
 
-export function jsonChars(messages: Message[]): number {
-  return messages.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
-}
 
 /**
  * Each run's conversation as this worker last sent it to the model, so the next model call needs

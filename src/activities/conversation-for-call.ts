@@ -1,6 +1,7 @@
 import type { Message } from '../common/messages';
 import type { CallModelRequest } from './activity-types';
-import { jsonChars, type CachedConversation, type ConversationCache } from './conversation-cache';
+import { jsonChars } from '../common/messages';
+import type { CachedConversation, ConversationCache } from './conversation-cache';
 import type { ConversationReader } from '../client/conversation-reader';
 
 /**

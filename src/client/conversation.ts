@@ -6,10 +6,10 @@ import {
   type Client,
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
-import { msToNumber } from '@temporalio/common/lib/time';
 import {
   conversationWorkflowId,
   endConversationUpdate,
+  idleTimeoutMs,
   sendMessageUpdate,
   type ConversationInput,
   type ConversationResult,
@@ -141,15 +141,7 @@ export class Conversation {
 /** The options checked before anything is sent: a bad idle timeout fails here, not in the workflow. */
 export function checkedConversationOptions(options: ConversationOptions): ConversationOptions {
   if (!options.sessionId || typeof options.sessionId !== 'string') throw new TypeError('A conversation needs a sessionId (a non-empty string).');
-  if (options.idleTimeout !== undefined) {
-    let ms: number;
-    try {
-      ms = msToNumber(options.idleTimeout as Parameters<typeof msToNumber>[0]);
-    } catch {
-      ms = Number.NaN;
-    }
-    if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`idleTimeout ${JSON.stringify(options.idleTimeout)} is not a duration (e.g. '30d', '2 hours').`);
-  }
+  if (options.idleTimeout !== undefined) idleTimeoutMs(options.idleTimeout);
   return options;
 }
 

@@ -1,3 +1,4 @@
+import { msToNumber } from '@temporalio/common/lib/time';
 import { defineUpdate } from '@temporalio/workflow';
 import type { TokenUsage } from './messages';
 import type { CarriedState, FinalStatus } from './run';
@@ -5,6 +6,18 @@ import type { RuntimeContext } from './runtime';
 
 /** How long a conversation waits for a message before it ends itself, unless told otherwise. */
 export const DEFAULT_IDLE_TIMEOUT = '30 days';
+
+/** The idle timeout in ms (the default when unset); throws, naming the value, when it is not a positive duration. */
+export function idleTimeoutMs(value: ConversationInput['idleTimeout']): number {
+  let ms: number;
+  try {
+    ms = msToNumber((value ?? DEFAULT_IDLE_TIMEOUT) as Parameters<typeof msToNumber>[0]);
+  } catch {
+    ms = Number.NaN;
+  }
+  if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`idleTimeout ${JSON.stringify(value)} is not a duration (e.g. '30d', '2 hours').`);
+  return ms;
+}
 
 /** What starts a conversation (and, with `carried`, continues it as new between turns). */
 export interface ConversationInput {

@@ -1,3 +1,5 @@
+import type { Message } from './messages';
+
 /** An agent's context budget: what `defineAgent({ memory })` takes. */
 export interface MemorySettings {
   /**
@@ -24,6 +26,12 @@ export interface ConversationWindow {
 /** How the summary reaches the model, as the first user message after the system message. */
 export function summaryMessageText(summary: string): string {
   return `Summary of the earlier conversation (its messages are not repeated here):\n${summary}`;
+}
+
+/** The messages the model is sent: all of them, or the system message, the summary and the messages from `window.from`. */
+export function windowedMessages(messages: Message[], window: ConversationWindow | undefined): Message[] {
+  if (!window) return messages;
+  return [messages[0]!, { role: 'user', content: summaryMessageText(window.summary) }, ...messages.slice(window.from)];
 }
 
 /** Problems with the settings, for defineAgent's error. */

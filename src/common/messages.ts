@@ -64,3 +64,8 @@ export function addUsage(a: TokenUsage, b: TokenUsage | undefined): TokenUsage {
     totalTokens: a.totalTokens + b.totalTokens,
   };
 }
+
+/** Characters of the messages as JSON: the conversation cache's budget and the workflow's token estimate count these. */
+export function jsonChars(messages: Message[]): number {
+  return messages.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
+}

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import { FailureTypes } from '../common/failures';
-import { DEFAULT_KEEP_RECENT_MESSAGES, summaryMessageText } from '../common/memory';
-import { addUsage, type Message } from '../common/messages';
+import { DEFAULT_KEEP_RECENT_MESSAGES, windowedMessages } from '../common/memory';
+import { addUsage, jsonChars, type Message } from '../common/messages';
 import { callCost } from '../common/pricing';
 import { activities } from './activities-proxy';
 import { nowIso } from './clock';
@@ -15,15 +15,6 @@ const CHARS_PER_TOKEN = 4;
 /** Without a budget (a 400 compacted the conversation), the summary request carries at most this much transcript. */
 const DEFAULT_SUMMARY_INPUT_CHARS = 64_000;
 
-const charsOf = (messages: Message[]) => messages.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
-
-/** What the model will be sent next: the window when there is one. */
-function sentMessages(state: RunState): Message[] {
-  const { window } = state;
-  if (!window) return state.messages;
-  return [state.messages[0]!, { role: 'user', content: summaryMessageText(window.summary) }, ...state.messages.slice(window.from)];
-}
-
 /**
  * Tokens of the next model call's conversation: the previous call's reported prompt and completion
  * tokens plus an estimate (characters of JSON ÷ 4) of the messages added since; the estimate alone
@@ -32,9 +23,9 @@ function sentMessages(state: RunState): Message[] {
 export function estimatedTokens(state: RunState): number {
   const last = state.lastCall;
   if (last && last.promptTokens > 0 && last.messageCount <= state.messages.length) {
-    return last.promptTokens + last.completionTokens + Math.ceil(charsOf(state.messages.slice(last.messageCount)) / CHARS_PER_TOKEN);
+    return last.promptTokens + last.completionTokens + Math.ceil(jsonChars(state.messages.slice(last.messageCount)) / CHARS_PER_TOKEN);
   }
-  return Math.ceil(charsOf(sentMessages(state)) / CHARS_PER_TOKEN);
+  return Math.ceil(jsonChars(windowedMessages(state.messages, state.window)) / CHARS_PER_TOKEN);
 }
 
 /** Where the kept messages start: `keep` from the end, moved back so that tool results keep the call that asked for them. */

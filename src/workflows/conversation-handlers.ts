@@ -1,8 +1,7 @@
-import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import { parsePayload } from '../common/boundary/parse-payload';
-import type { HandlerName, Payload } from '../common/boundary/payload-schemas';
+import { condition, setHandler } from '@temporalio/workflow';
 import { endConversationUpdate, sendMessageUpdate, type TurnResult } from '../common/conversation';
 import type { QueuedMessage } from './conversation-turn';
+import { acceptedPayload } from './parse-input';
 
 /** What the conversation's loop and its message handlers share. */
 export interface ConversationControl {
@@ -25,12 +24,6 @@ async function answerOf(control: ConversationControl, turn: number): Promise<Tur
   return answer;
 }
 
-function checked<H extends HandlerName>(handler: H, raw: unknown, maxBytes: number): Payload<H> {
-  const parsed = parsePayload(handler, raw, maxBytes);
-  if (!parsed.ok) throw ApplicationFailure.nonRetryable(parsed.reason, 'Agent.RequestRejected');
-  return parsed.value;
-}
-
 /**
  * `sendMessage` queues the message and completes with its turn's answer, so messages sent while a
  * turn runs are answered in the order they came; `endConversation` lets the queued ones finish.
@@ -41,14 +34,14 @@ export function installConversationHandlers(control: ConversationControl, maxByt
   setHandler(
     sendMessageUpdate,
     (raw) => {
-      const { text } = checked('sendMessage', raw, maxBytes());
+      const { text } = acceptedPayload('sendMessage', raw, maxBytes());
       control.sent += 1;
       control.queue.push({ turn: control.sent, text });
       return answerOf(control, control.sent);
     },
     {
       validator: (raw) => {
-        checked('sendMessage', raw, maxBytes());
+        acceptedPayload('sendMessage', raw, maxBytes());
         if (control.ended) throw new Error(ENDED_MESSAGE);
       },
     },
@@ -61,7 +54,7 @@ export function installConversationHandlers(control: ConversationControl, maxByt
     },
     {
       validator: (raw: unknown) => {
-        checked('endConversation', raw, maxBytes());
+        acceptedPayload('endConversation', raw, maxBytes());
       },
     },
   );

@@ -9,9 +9,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { msToNumber } from '@temporalio/common/lib/time';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
-import { DEFAULT_IDLE_TIMEOUT, type CarriedConversation, type ConversationInput, type ConversationResult } from '../common/conversation';
+import { idleTimeoutMs, type CarriedConversation, type ConversationInput, type ConversationResult } from '../common/conversation';
 import { eventsQuery, stateQuery } from '../common/definitions';
 import { AGENT_TURNS } from '../common/search-attributes';
 import type { AgentWorkflowInput } from '../common/run';
@@ -31,14 +30,12 @@ function asRunInput(input: ConversationInput): AgentWorkflowInput {
   return { agent: input.agent, prompt: '', runtime: { sessionId: input.sessionId, ...(input.runtime ?? {}) } };
 }
 
-/** The idle timeout in ms; a value that is not a duration fails the conversation at its start, naming it. */
-function idleTimeoutMs(value: ConversationInput['idleTimeout']): number {
+/** A value that is not a duration fails the conversation at its start, naming it. */
+function idleTimeoutOf(input: ConversationInput): number {
   try {
-    const ms = msToNumber((value ?? DEFAULT_IDLE_TIMEOUT) as Parameters<typeof msToNumber>[0]);
-    if (!Number.isFinite(ms) || ms <= 0) throw new Error('not a positive duration');
-    return ms;
+    return idleTimeoutMs(input.idleTimeout);
   } catch (error) {
-    throw ApplicationFailure.nonRetryable(`idleTimeout ${JSON.stringify(value)} is not a duration (e.g. '30d', '2 hours'): ${(error as Error).message}`, 'Agent.BadInput');
+    throw ApplicationFailure.nonRetryable((error as Error).message, 'Agent.BadInput');
   }
 }
 
@@ -82,7 +79,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   const control: ConversationControl = { queue: [], answers: new Map(), ended: false, sent: input.carried?.turns ?? 0 };
   let maxPayloadBytes = input.carried?.descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installConversationHandlers(control, () => maxPayloadBytes);
-  const idleMs = idleTimeoutMs(input.idleTimeout);
+  const idleMs = idleTimeoutOf(input);
   const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent));
   const state = createRunState({ ...asRunInput(input), carried: input.carried }, descriptor);
   if (!input.carried) state.messages = [{ role: 'system', content: descriptor.instructions }];

@@ -21,7 +21,12 @@ export function validated<H extends HandlerName>(state: RunState, handler: H, ra
  * update completes at the same point of the workflow task as in runs recorded before.
  */
 export function acceptedRequest<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
-  const parsed = parseInput(state, handler, raw);
+  return acceptedPayload(handler, raw, payloadLimit(state));
+}
+
+/** The payload parsed under `maxBytes`, or a non-retryable failure with the reason (what an update handler or validator throws). */
+export function acceptedPayload<H extends HandlerName>(handler: H, raw: unknown, maxBytes: number): Payload<H> {
+  const parsed = parsePayload(handler, raw, maxBytes);
   if (!parsed.ok) throw ApplicationFailure.nonRetryable(parsed.reason, 'Agent.RequestRejected');
   return parsed.value;
 }
