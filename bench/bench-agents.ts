@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { agentTool } from '../src/toolkit/agent-tool';
 import { defineAgent } from '../src/toolkit/define-agent';
 import { defineTool } from '../src/toolkit/define-tool';
 
@@ -11,6 +12,10 @@ export const BenchModels = {
   loop: 'loop-model',
   /** Three slow read-only calls in one reply, then `done`. */
   parallel: 'parallel-model',
+  /** One call of the `answerer` sub-agent, then `done`. */
+  delegate: 'delegate-model',
+  /** `done` at once (the sub-agent's one model call). */
+  answer: 'answer-model',
 } as const;
 
 export const SLOW_TOOL_MS = 1000;
@@ -41,4 +46,15 @@ export const parkedAgent = defineAgent({
   tools: [noopTool],
   model: BenchModels.oneCall,
   permissions: { ask: ['noop'] },
+});
+
+/** Answers at once: a sub-agent call's whole run is one model call. */
+export const answerAgent = defineAgent({ name: 'answerer', instructions: 'Answer at once.', model: BenchModels.answer });
+
+/** Does what `bench` does, with a sub-agent call (a child workflow) where `bench` calls its no-op tool. */
+export const delegateAgent = defineAgent({
+  name: 'delegate',
+  instructions: 'Ask the answerer once, then answer.',
+  tools: [agentTool(answerAgent)],
+  model: BenchModels.delegate,
 });

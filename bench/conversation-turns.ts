@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import type { AgentClient } from '../src/client/agent-client';
 import type { AgentRunResult } from '../src/common/run';
+import { timeAlternating } from './alternating';
 import { loadAverage } from './load-average';
 import { median, percentile } from './stats';
 import type { SummaryRow } from './summary';
@@ -15,28 +16,15 @@ export async function measureConversationTurns(options: { client: AgentClient; w
   const conversation = client.conversation('bench', { sessionId: `bench-${Date.now().toString(36)}` });
   let n = 0;
   const oneShot = async () => {
-    const began = performance.now();
     const run = await client.start('bench', { prompt: 'go', id: `oneshot-${n++}` });
     const result: AgentRunResult = await run.result();
     if (result.output !== 'done') throw new Error(`unexpected run result '${result.output}'`);
-    return performance.now() - began;
   };
   const turn = async () => {
-    const began = performance.now();
     const answer = await conversation.send('go');
     if (answer.output !== 'done') throw new Error(`unexpected turn answer '${answer.output}'`);
-    return performance.now() - began;
   };
-  for (let i = 0; i < options.warmup; i++) {
-    await oneShot();
-    await turn();
-  }
-  const runs: number[] = [];
-  const turns: number[] = [];
-  for (let i = 0; i < options.rounds; i++) {
-    runs.push(await oneShot());
-    turns.push(await turn());
-  }
+  const [runs, turns] = await timeAlternating(oneShot, turn, options);
   await conversation.end();
   const ratio = median(turns) / median(runs);
   console.log(`\nConversation turns: ${options.rounds} turns of one conversation against as many one-shot runs of the same work (after ${options.warmup} warm-up), alternating`);

@@ -12,6 +12,8 @@ export function benchModelScripts(): Pick<ScriptedModelServerOptions, 'script' |
         if (!Number.isInteger(iterations)) throw new Error(`the loop agent's prompt must be a number, got '${info.lastUserText}'`);
         return info.turnIndex < iterations - 1 ? { toolCalls: [{ name: 'noop', arguments: {} }] } : 'done';
       },
+      [BenchModels.delegate]: (_req, info) => (info.toolResults.length === 0 ? { toolCalls: [{ name: 'answerer', arguments: { task: 'go' } }] } : 'done'),
+      [BenchModels.answer]: () => 'done',
       [BenchModels.parallel]: (_req, info) =>
         info.turnIndex === 0 ? { toolCalls: [1, 2, 3].map((n) => ({ name: 'slow', arguments: { n } })) } : 'done',
     },

@@ -1,7 +1,7 @@
 // `npm run bench`: the whole performance story in one run, against one local dev server.
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub (default: all)
 //   BENCH_WARMUP             P1 warm-up rounds (5)
 //   BENCH_ROUNDS             P1 rounds of each kind (40)
 //   BENCH_WORKER_STARTS      worker starts of each kind (5)
@@ -14,6 +14,7 @@
 //   BENCH_PARALLEL_RUNS      P5 runs (3)
 import { AgentClient } from '../src/client/agent-client';
 import { measureConversationTurns } from './conversation-turns';
+import { measureSubAgentCall } from './sub-agent-call';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p4', 'p5', 'conv'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p4', 'p5', 'conv', 'sub'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     );
     await part('cli', async () => reportCliTimings(await measureCliTimings({ address: server.address, temporalCli: cliPath, runs: CLI_RUNS }), CLI_RUNS));
 
-    if (['p2', 'p4', 'p5', 'conv'].some((name) => parts.has(name as BenchPart))) {
+    if (['p2', 'p4', 'p5', 'conv', 'sub'].some((name) => parts.has(name as BenchPart))) {
       const worker = await benchWorker();
       try {
         await part('p2', () =>
@@ -110,14 +111,16 @@ async function main(): Promise<void> {
         );
         await part('p4', () => measureHistoryGrowth({ client, taskQueue: TASK_QUEUE, short: 5, long: 50 }));
         await part('p5', () => measureParallelTools({ client, taskQueue: TASK_QUEUE, runs: PARALLEL_RUNS }));
-        await part('conv', async () => {
+        const withAgents = async (measure: (agents: AgentClient) => Promise<SummaryRow[]>) => {
           const agents = await AgentClient.connect({ address: server.address, taskQueue: TASK_QUEUE });
           try {
-            return await measureConversationTurns({ client: agents, warmup: WARMUP, rounds: ROUNDS });
+            return await measure(agents);
           } finally {
             await agents.close();
           }
-        });
+        };
+        await part('conv', () => withAgents((agents) => measureConversationTurns({ client: agents, warmup: WARMUP, rounds: ROUNDS })));
+        await part('sub', () => withAgents((agents) => measureSubAgentCall({ client: agents, warmup: WARMUP, rounds: ROUNDS })));
       } finally {
         await worker.stop();
       }

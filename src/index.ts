@@ -3,6 +3,7 @@ import { FailureTypes } from './common/failures';
 
 export { defineTool, type AnyTool, type Tool, type ToolContext, type ToolOptions, type ToolPermission, type RichToolResult } from './toolkit/define-tool';
 export { defineAgent, type AgentDefinition, type AgentOptions, type ToolFilter, type ToolGroupOptions } from './toolkit/define-agent';
+export { agentTool, DEFAULT_MAX_AGENT_DEPTH, type AgentToolOptions } from './toolkit/agent-tool';
 export type { MemorySettings } from './common/memory';
 export { RetryableToolError } from './toolkit/tool-errors';
 export { harnessTools, type HarnessToolsOptions } from './toolkit/tools/harness-tools';
@@ -16,6 +17,7 @@ export { describeConnection, resolveConnectionSettings, type ConnectionSettings 
 export type { ConnectionOverrides } from './connection/connection-overrides';
 export { TemporalConnectionError } from './connection/temporal-connection-error';
 export { AgentRun, type RunUpdate, type WatchOptions } from './client/agent-run';
+export type { SubAgentUpdate } from './client/sub-agent-follower';
 export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from './client/conversation';
 export type { ConversationEndReason, ConversationInput, ConversationResult, SendMessageRequest, TurnResult } from './common/conversation';
 export type { PartialText, PartialTextUpdate } from './client/partial-text';
@@ -49,9 +51,9 @@ export { callCost, type ModelPrice, type PriceTable } from './common/pricing';
 export type { AgentEvent, AgentEventType } from './common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from './common/messages';
 export type { PermissionDecision, PermissionMode, PermissionSettings } from './common/permissions';
-export type { AgentRunResult, AgentRunState, AgentWorkflowInput, PendingCall, RunStatus } from './common/run';
+export type { AgentRunResult, AgentRunState, AgentWorkflowInput, ParentRun, PendingCall, RunStatus, SubAgentUsage } from './common/run';
 export type { RuntimeContext } from './common/runtime';
-export type { ToolSpec } from './common/tools';
+export type { SubAgentSpec, ToolSpec } from './common/tools';
 export type { TelemetryOptions } from './telemetry/telemetry-options';
 export { installRuntime, type InstallRuntimeOptions, type RuntimeMetricsOptions } from './telemetry/install-runtime';
 export { agentWorkflowSinks } from './telemetry/agent-workflow-sinks';

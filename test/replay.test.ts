@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
 import { historyFromJson } from './helpers/history-json';
 import { CURRENT_RELEASE, HISTORIES_ROOT } from './helpers/record-history';
-import { compareReleases, isReleaseName, listReplayFixtures } from './helpers/replay-fixtures';
+import { compareReleases, isReleaseName, listReplayFixtures, replayWorkflowId } from './helpers/replay-fixtures';
 import { workflowBundle } from './helpers/temporal-env';
 import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
 
@@ -24,6 +24,6 @@ describe('replay of recorded histories', () => {
     const fixture = fixtures.find((candidate) => candidate.id === id)!;
     const history = historyFromJson(JSON.parse(readFileSync(fixture.path, 'utf8')));
     // Throws DeterminismViolationError (or any replay failure) when the code no longer matches.
-    await Worker.runReplayHistory({ workflowBundle: workflowBundle(), sinks: agentWorkflowSinks() }, history, id.replace(/\.json$/, ''));
+    await Worker.runReplayHistory({ workflowBundle: workflowBundle(), sinks: agentWorkflowSinks() }, history, replayWorkflowId(history, id.replace(/\.json$/, '')));
   });
 });

@@ -1,4 +1,6 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureTypes } from '../common/failures';
 import {
   approveAllSignal,
   decideUpdate,
@@ -17,6 +19,14 @@ import { checkedRequest } from './checked-request';
 import { queryConversationReader } from './conversation-reader';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
+import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
+
+function heldBySubAgent(error: unknown): string | undefined {
+  const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== FailureTypes.heldBySubAgent) return undefined;
+  const holder = cause.details?.[0];
+  return typeof holder === 'string' && holder.length > 0 ? holder : undefined;
+}
 
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
 
@@ -28,8 +38,11 @@ export interface WatchOptions {
   signal?: AbortSignal;
 }
 
-/** An event of the run, or the partial text of the model call in flight (not an event: no `seq`). */
-export type RunUpdate = AgentEvent | PartialTextUpdate;
+/**
+ * An event of the run, the partial text of the model call in flight (not an event: no `seq`), or
+ * (with `subAgents: true`) an event of one of its sub-agent runs.
+ */
+export type RunUpdate = AgentEvent | PartialTextUpdate | SubAgentUpdate;
 
 /** A handle on one agent run (a workflow), typed over its signals, updates and queries. */
 export class AgentRun {
@@ -96,7 +109,7 @@ export class AgentRun {
         { callId, output, ...(options.isError ? { isError: true } : {}) },
         this.maxPayloadBytes,
       );
-      return this.handle.executeUpdate(submitToolResultUpdate, { args: [request] });
+      return this.toHolder((handle) => handle.executeUpdate(submitToolResultUpdate, { args: [request] }));
     });
   }
 
@@ -107,8 +120,22 @@ export class AgentRun {
   private decide(request: { callId: string; approved: boolean } & Record<string, unknown>): Promise<ApprovalDecision> {
     return this.send(() => {
       const checked = checkedRequest('decide', request, this.maxPayloadBytes);
-      return this.handle.executeUpdate(decideUpdate, { args: [checked as DecideRequest] });
+      return this.toHolder((handle) => handle.executeUpdate(decideUpdate, { args: [checked as DecideRequest] }));
     });
+  }
+
+  /**
+   * An answer for a call that waits in a sub-agent run (at any depth) is refused by this run with
+   * that run's id; it is sent there once more.
+   */
+  private async toHolder<T>(send: (handle: WorkflowHandle<typeof agentWorkflow>) => Promise<T>): Promise<T> {
+    try {
+      return await send(this.handle);
+    } catch (error) {
+      const holder = heldBySubAgent(error);
+      if (!holder) throw error;
+      return send(this.handle.client.getHandle(holder));
+    }
   }
 
   /** Checks throw synchronously; as a rejected promise they reach callers like the run's own refusals. */
@@ -130,7 +157,7 @@ export class AgentRun {
    */
   async *events(options: WatchOptions = {}): AsyncGenerator<AgentEvent> {
     for await (const update of this.updates({ ...options, partialText: false })) {
-      if (update.type !== 'partial_text') yield update;
+      if (update.type !== 'partial_text' && update.type !== 'subagent_event') yield update;
     }
   }
 
@@ -139,10 +166,12 @@ export class AgentRun {
    * changed (`partialText: false` leaves it out). The text comes from heartbeats, so it lags the
    * stream by up to the worker's heartbeat throttle interval.
    */
-  async *updates(options: WatchOptions & { partialText?: boolean } = {}): AsyncGenerator<RunUpdate> {
+  async *updates(options: WatchOptions & { partialText?: boolean; subAgents?: boolean } = {}): AsyncGenerator<RunUpdate> {
     let after = options.afterSeq ?? 0;
     const interval = options.intervalMs ?? 500;
     let shown = '';
+    const client = this.handle.client;
+    const subAgents = options.subAgents ? new SubAgentFollower((id, afterSeq) => client.getHandle(id).query(eventsQuery, afterSeq)) : undefined;
     for (;;) {
       if (options.signal?.aborted) return;
       let batch: AgentEvent[] = [];
@@ -153,9 +182,11 @@ export class AgentRun {
       }
       for (const event of batch) {
         after = event.seq;
+        if (subAgents) yield* await subAgents.beforeOwnEvent(event);
         yield event;
         if (event.type === 'run_finished' && FINAL.has(event.status)) return;
       }
+      if (subAgents) yield* await subAgents.poll();
       if (batch.length === 0 && (await this.isClosed())) return;
       if (options.partialText !== false) {
         const partial = await this.partialText().catch(() => undefined);

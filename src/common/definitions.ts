@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from './events';
 import type { Message } from './messages';
-import type { AgentRunState, ApprovalDecision, SubmittedResult } from './run';
+import type { AgentRunState, ApprovalDecision, PendingCall, SubmittedResult } from './run';
 
 export interface ApproveRequest {
   callId: string;
@@ -40,11 +40,19 @@ export interface SetGroupsRequest {
   deactivate?: string[];
 }
 
+/** A sub-agent run tells its parent what it (and its own sub-agents) waits for; sent on every change. */
+export interface SubAgentWaitingReport {
+  workflowId: string;
+  agent: string;
+  pending: PendingCall[];
+}
+
 export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const denySignal = defineSignal<[DenyRequest]>('deny');
 export const approveAllSignal = defineSignal<[ApproveAllRequest?]>('approveAll');
 export const submitToolResultSignal = defineSignal<[SubmitToolResultRequest]>('submitToolResult');
 export const setGroupsSignal = defineSignal<[SetGroupsRequest]>('setGroups');
+export const subAgentWaitingSignal = defineSignal<[SubAgentWaitingReport]>('subAgentWaiting');
 
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideRequest]>('decide');
 export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolResultRequest]>('submitToolResultUpdate');

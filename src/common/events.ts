@@ -1,6 +1,6 @@
 import type { TokenUsage, ToolResultState } from './messages';
 import type { PermissionBehavior } from './permissions';
-import type { RunStatus } from './run';
+import type { RunStatus, SubAgentUsage } from './run';
 
 export type AgentEventBody =
   | { type: 'iteration_started'; iteration: number }
@@ -24,6 +24,20 @@ export type AgentEventBody =
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }
+  /** A tool call started a sub-agent run (a child workflow, `workflowId`). */
+  | { type: 'subagent_started'; callId: string; tool: string; agent: string; workflowId: string; depth: number; task: string }
+  | {
+      type: 'subagent_finished';
+      callId: string;
+      agent: string;
+      workflowId: string;
+      status: SubAgentUsage['status'];
+      usage: TokenUsage;
+      cost?: number;
+      preview: string;
+    }
+  /** What a running sub-agent (or one of its own) waits for now; `calls` is empty once nothing waits. */
+  | { type: 'subagent_waiting'; workflowId: string; agent: string; calls: { callId: string; tool: string; kind: 'approval' | 'external'; workflowId: string }[] }
   /** A conversation's message, as its turn starts. */
   | { type: 'turn_started'; turn: number; text: string }
   | { type: 'turn_finished'; turn: number; status: string; output: string; usage: TokenUsage; iterations: number; cost?: number }

@@ -18,4 +18,6 @@ export const FailureTypes = {
   toolRetryable: 'Tool.Retryable',
   /** The worker that got the call lacks the tool (e.g. its MCP server is not connected). */
   toolUnavailable: 'Tool.Unavailable',
+  /** An update answered a call that waits in a sub-agent run; its details hold that run's workflow id. */
+  heldBySubAgent: 'Agent.HeldBySubAgent',
 } as const;

@@ -26,11 +26,24 @@ export interface AgentRunOptions {
   continueAsNewAfterEvents?: number;
 }
 
+/** A sub-agent run's link to the run whose tool call started it. */
+export interface ParentRun {
+  workflowId: string;
+  /** The parent's tool call this run answers. */
+  callId: string;
+  /** 1 for a sub-agent of a top-level run, 2 for its sub-agent, … */
+  depth: number;
+  /** The parent's session rules, when the agent tool passes them on. */
+  sessionRules?: string[];
+}
+
 export interface AgentWorkflowInput {
   agent: string;
   prompt: string;
   runtime?: RuntimeContext;
   options?: AgentRunOptions;
+  /** Set when the run is a sub-agent, started by another run's tool call (a child workflow). */
+  parent?: ParentRun;
   /** Set only by continue-as-new: the state carried into the next run. */
   carried?: CarriedState;
 }
@@ -44,6 +57,20 @@ export interface PendingCall {
   /** For approvals: why the engine asked, and the rule that would allow it from now on. */
   decision?: PermissionDecision;
   since: string;
+  /** Set when the call waits in a sub-agent run (at any depth): that run's workflow id; answers go there. */
+  workflowId?: string;
+  /** The sub-agent that made the call (with workflowId). */
+  agent?: string;
+}
+
+/** What one sub-agent call cost, in the parent's result (its own sub-agents included). */
+export interface SubAgentUsage {
+  callId: string;
+  workflowId: string;
+  agent: string;
+  status: 'completed' | 'max_iterations' | 'failed' | 'refused';
+  usage: TokenUsage;
+  cost?: number;
 }
 
 /** A person's answer to an ASK, as the workflow recorded it. */
@@ -82,6 +109,7 @@ export interface CarriedState {
   modelSeen?: number;
   /** The summary that stands for the oldest messages in what the model is sent (a context budget). */
   window?: ConversationWindow;
+  subAgents?: SubAgentUsage[];
 }
 
 export interface AgentRunResult {
@@ -95,10 +123,13 @@ export interface AgentRunResult {
   messages: Message[];
   /** Set when the workflow's result holds only the newest messages: the conversation's length. */
   messageCount?: number;
+  /** The run's model calls and those of every sub-agent it called. */
   usage: TokenUsage;
   /** Sum of the calls' costs; only when the agent has a price table (ModelSettings.prices). */
   cost?: number;
   iterations: number;
+  /** Per sub-agent call, in the order they finished, what it cost (included in usage and cost); absent when the run called none. */
+  subAgents?: SubAgentUsage[];
 }
 
 /** The answer of the `state` query. */

@@ -35,6 +35,19 @@ export interface ToolSpec {
   retry?: ToolRetrySettings;
   /** Heartbeat timeout for long tools that heartbeat, e.g. '10s'. */
   heartbeatTimeout?: Duration;
+  /** The tool runs another agent as a child workflow (agentTool); its answer is the result. */
+  subAgent?: SubAgentSpec;
+}
+
+export interface SubAgentSpec {
+  agent: string;
+  /** How deep sub-agents may nest below a top-level run; a call that would go deeper gets an error result. */
+  maxDepth: number;
+  /** The sub-agent starts with the parent's session rules (the rules a person allowed for the run). */
+  inheritSessionRules: boolean;
+  /** The sub-agent's runtime context: the parent's (default) or none. */
+  inheritRuntime: boolean;
+  maxIters?: number;
 }
 
 export interface ToolGroupSpec {

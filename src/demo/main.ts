@@ -1,6 +1,6 @@
 import { AgentClient } from '../client/agent-client';
 import { linesInput } from '../client/cli/cli-input';
-import { formatEvent } from '../client/cli/format-event';
+import { formatEvent, formatSubAgentEvent } from '../client/cli/format-event';
 import { runCli } from '../client/cli/run-cli';
 import { startScriptedModelServer } from '../testing/scripted-model-server';
 import { createWorker } from '../worker/create-worker';
@@ -11,6 +11,7 @@ import { CODER_PROMPT } from './coder-agent';
 import { prepareCoderWorkspace } from './coder-workspace';
 import { demoModelScript } from './demo-model-script';
 import { DEMO_PROMPT } from './ecommerce-agent';
+import { RESEARCH_PROMPT } from './research-agents';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalForDemo } from './temporal-for-demo';
@@ -40,8 +41,11 @@ async function runDemo(client: AgentClient, agent: string, prompt: string, stop:
   const run = await client.start(agent, { prompt, userId: 'u-1001' });
   console.log(`\n> ${prompt}`);
   log(`run ${run.workflowId} — Web UI: ${run.webUiUrl}`);
-  for await (const event of run.events({ signal: stop })) {
-    console.log(formatEvent(event, run.workflowId));
+  for await (const update of run.updates({ signal: stop, partialText: false, subAgents: true })) {
+    if (update.type === 'partial_text') continue;
+    const event = update.type === 'subagent_event' ? update.event : update;
+    console.log(update.type === 'subagent_event' ? formatSubAgentEvent(update) : formatEvent(update, run.workflowId));
+    // A sub-agent's call is answered through this run too: the answer goes to the run that holds the call.
     if (event.type === 'permission_requested') {
       const yes = await decide(`Approve ${event.tool} ${JSON.stringify(event.input)}?`, stop);
       if (yes === undefined) log('Waiting for an answer from another terminal (the commands above) or the Web UI\'s Send Signal.');
@@ -68,7 +72,7 @@ async function chatDemo(address: string, agent: string): Promise<void> {
 }
 
 /**
- * `npm start [-- --agent coder] [-- --prompt TEXT] [-- --chat]`: a real agent run on a real Temporal server,
+ * `npm start [-- --agent coder|research] [-- --prompt TEXT] [-- --chat]`: a real agent run on a real Temporal server,
  * followed live in the terminal.
  */
 async function main(): Promise<void> {
@@ -124,11 +128,14 @@ async function main(): Promise<void> {
   } else if (args.agent === 'coder') {
     log(`The coder works on a fresh copy of the demo project: ${prepareCoderWorkspace(config.workspace)}`);
     await runDemo(client, 'coder', args.prompt ?? CODER_PROMPT, stop.signal);
+  } else if (args.agent === 'research') {
+    log('The lead sends three researchers at once; each is a child workflow (Relationships in the Web UI), its steps indented below.');
+    await runDemo(client, 'research', args.prompt ?? RESEARCH_PROMPT, stop.signal);
   } else if (args.agent === 'ecommerce-cs') {
     await runDemo(client, 'ecommerce-cs', args.prompt ?? DEMO_PROMPT, stop.signal);
     if (!args.prompt) await runDemo(client, 'ecommerce-cs', REFUND_PROMPT, stop.signal);
   } else {
-    throw new Error(`Unknown demo agent '${args.agent}': use ecommerce-cs (default) or coder.`);
+    throw new Error(`Unknown demo agent '${args.agent}': use ecommerce-cs (default), coder or research.`);
   }
   log(`Done. Browse the runs in the Web UI: ${temporal.uiUrl}/namespaces/default/workflows`);
   if (process.stdin.isTTY) {

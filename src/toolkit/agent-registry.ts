@@ -78,6 +78,21 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
   return { definition, toolkit, descriptor };
 }
 
+/**
+ * The agents given and every agent their agentTools name, at any depth, each once: a worker that
+ * serves an agent serves its sub-agents. Two different definitions of one name stay an error.
+ */
+export function withSubAgents(definitions: AgentDefinition[]): AgentDefinition[] {
+  const seen = new Set<AgentDefinition>();
+  const visit = (definition: AgentDefinition) => {
+    if (seen.has(definition)) return;
+    seen.add(definition);
+    for (const tool of definition.tools ?? []) if (tool.subAgent) visit(tool.subAgent.definition);
+  };
+  definitions.forEach(visit);
+  return [...seen];
+}
+
 /** The agents a worker serves, each with its own toolkit, built once at worker start. */
 export class AgentRegistry {
   private readonly agents = new Map<string, RegisteredAgent>();
@@ -85,7 +100,7 @@ export class AgentRegistry {
   private readonly warned = new Set<string>();
 
   constructor(definitions: AgentDefinition[], private readonly options: AgentRegistryOptions = {}) {
-    for (const definition of definitions) this.add(definition);
+    for (const definition of withSubAgents(definitions)) this.add(definition);
   }
 
   add(definition: AgentDefinition): void {

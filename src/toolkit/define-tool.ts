@@ -3,7 +3,8 @@ import type { z, ZodTypeAny } from 'zod';
 import type { ContentBlock } from '../common/messages';
 import type { PatternKind, PermissionDecision, PermissionMode } from '../common/permissions';
 import type { RuntimeContext } from '../common/runtime';
-import type { ToolRetrySettings } from '../common/tools';
+import type { SubAgentSpec, ToolRetrySettings } from '../common/tools';
+import type { AgentDefinition } from './define-agent';
 
 /** What a tool's execute function receives besides its input. */
 export interface ToolContext {
@@ -71,6 +72,12 @@ export interface ToolOptions<I extends ZodTypeAny> {
 export interface Tool<I extends ZodTypeAny = ZodTypeAny> extends ToolOptions<I> {
   readonly kind: 'tool';
   source: 'code' | 'builtin';
+  /** Set by agentTool: the call runs this agent as a child workflow instead of an execute function. */
+  subAgent?: SubAgentTool;
+}
+
+export interface SubAgentTool extends Omit<SubAgentSpec, 'agent'> {
+  definition: AgentDefinition;
 }
 
 /** Any tool, whatever its input type (tool lists mix tools of different inputs). */
@@ -79,10 +86,12 @@ export type AnyTool = Tool<any>;
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+export function checkToolName(name: string): void {
+  if (!TOOL_NAME.test(name)) throw new Error(`Invalid tool name '${name}': use 1-64 letters, digits, '_' or '-'.`);
+}
+
 export function defineTool<I extends ZodTypeAny>(options: ToolOptions<I> & { source?: 'code' | 'builtin' }): Tool<I> {
-  if (!TOOL_NAME.test(options.name)) {
-    throw new Error(`Invalid tool name '${options.name}': use 1-64 letters, digits, '_' or '-'.`);
-  }
+  checkToolName(options.name);
   if (options.external && options.execute) {
     throw new Error(`Tool '${options.name}' is external and must not have an execute function.`);
   }

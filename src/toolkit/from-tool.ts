@@ -1,5 +1,6 @@
 import type { PatternKind } from '../common/permissions';
-import type { AnyTool } from './define-tool';
+import type { SubAgentSpec } from '../common/tools';
+import type { AnyTool, SubAgentTool } from './define-tool';
 import { toolInputSchema } from './json-schema';
 import type { RegisteredTool } from './registered-tool';
 import { validateToolInput } from './validate-input';
@@ -16,6 +17,10 @@ function guessPatternField(tool: AnyTool): string | undefined {
   if (tool.patternField) return tool.patternField;
   const shape = (tool.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   return DEFAULT_PATTERN_FIELDS.find((field) => field in shape);
+}
+
+function subAgentSpec({ definition, ...settings }: SubAgentTool): SubAgentSpec {
+  return { agent: definition.name, ...settings };
 }
 
 /** A code or built-in tool → the worker's registered form, with preset keys hidden from the model. */
@@ -35,6 +40,7 @@ export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = 
       ...(tool.timeout ? { timeout: tool.timeout } : {}),
       ...(tool.retry ? { retry: tool.retry } : {}),
       ...(tool.heartbeatTimeout ? { heartbeatTimeout: tool.heartbeatTimeout } : {}),
+      ...(tool.subAgent ? { subAgent: subAgentSpec(tool.subAgent) } : {}),
     },
     edits: tool.edits ?? false,
     patternField: guessPatternField(tool),

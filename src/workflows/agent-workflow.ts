@@ -21,6 +21,8 @@ import { announceAgent, setStatus, setStep, SPARSE_SEARCH_ATTRIBUTES_PATCH } fro
 import { newestMessages, RESULT_MESSAGES_BYTES } from './newest-messages';
 import { reactLoop } from './react-loop';
 import { describeAgent } from './describe-agent';
+import { reportWaitsToParent } from './sub-agent-waits';
+import { withSpending } from './spending-details';
 
 function finish(state: RunState, status: FinalStatus, output: string): AgentRunResult {
   state.output = output;
@@ -30,7 +32,8 @@ function finish(state: RunState, status: FinalStatus, output: string): AgentRunR
   // A result over Temporal's 2 MiB would fail the run as it completes: the newest messages, and their count.
   const newest = newestMessages(state.messages, RESULT_MESSAGES_BYTES);
   const messages = newest.messages.length === state.messages.length ? { messages: state.messages } : newest;
-  return { status, output, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations };
+  const subAgents = state.subAgents.length > 0 ? { subAgents: state.subAgents } : {};
+  return { status, output, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations, ...subAgents };
 }
 
 function totals(state: RunState) {
@@ -60,6 +63,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   const state = createRunState(input, descriptor);
   state.sparseSearchAttributes = sparse;
   installHandlers(state);
+  reportWaitsToParent(state);
   announceAgent(state);
   try {
     const end = await reactLoop(state, { afterIteration: continueWhenSuggested(input) });
@@ -74,6 +78,6 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     setStatus(state, 'failed');
     const failure = toWorkflowFailure(error);
     recordEvent(state, { type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }, nowIso());
-    throw failure;
+    throw state.parent ? withSpending(failure, totals(state)) : failure;
   }
 }

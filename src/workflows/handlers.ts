@@ -1,4 +1,5 @@
-import { setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
+import { FailureTypes } from '../common/failures';
 import type { HandlerName, Payload } from '../common/boundary/payload-schemas';
 import { acceptedRequest, parseInput, validated } from './parse-input';
 import {
@@ -11,16 +12,19 @@ import {
   eventsQuery,
   setGroupsSignal,
   stateQuery,
+  subAgentWaitingSignal,
   submitToolResultSignal,
+  type SubAgentWaitingReport,
   submitToolResultUpdate,
 } from '../common/definitions';
+import { forwardToSubAgent, noteSubAgentWaiting, subAgentHolding } from './sub-agent-waits';
 import { approvalProblem, pendingOfKind, submissionProblem } from './decisions';
 import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
 import { conversationPage } from './conversation-page';
 import { recordDecision, recordSubmission } from './record-answers';
 import { callIdOf, rejectInput } from './reject-input';
-import { snapshotState, type RunState } from './run-state';
+import { allPending, snapshotState, type RunState } from './run-state';
 
 /**
  * Every message from outside is parsed by its schema before use. A signal the run cannot use is
@@ -44,6 +48,23 @@ function queryArgument<H extends HandlerName>(state: RunState, handler: H, raw: 
   return validated(state, handler, raw);
 }
 
+/**
+ * An update cannot be passed on (a workflow sends only signals): the sender is told where the call
+ * waits, by a failure whose details hold that run's id, which AgentRun follows.
+ */
+function refuseIfHeldElsewhere(state: RunState, callId: string): void {
+  const holder = subAgentHolding(state, callId);
+  if (!holder) return;
+  throw ApplicationFailure.create({
+    message:
+      `tool call '${callId}' waits in the sub-agent run '${holder.workflowId}' (agent ${holder.agent}): send the answer to that run ` +
+      `(AgentRun and the durable-agent CLI do so when given this run's id)`,
+    type: FailureTypes.heldBySubAgent,
+    nonRetryable: true,
+    details: [holder.workflowId],
+  });
+}
+
 export function installHandlers(state: RunState): void {
   setHandler(stateQuery, () => snapshotState(state));
   setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', afterSeq)));
@@ -52,18 +73,30 @@ export function installHandlers(state: RunState): void {
 
   setHandler(
     approveSignal,
-    onSignal(state, 'approve', (req) => recordDecision(state, { ...req, approved: true }, true)),
+    onSignal(state, 'approve', (req) => {
+      const holder = subAgentHolding(state, req.callId);
+      return holder ? forwardToSubAgent(holder, { signal: 'approve', request: req }) : recordDecision(state, { ...req, approved: true }, true);
+    }),
   );
   setHandler(
     denySignal,
-    onSignal(state, 'deny', (req) => recordDecision(state, { ...req, approved: false }, true)),
+    onSignal(state, 'deny', (req) => {
+      const holder = subAgentHolding(state, req.callId);
+      return holder ? forwardToSubAgent(holder, { signal: 'deny', request: req }) : recordDecision(state, { ...req, approved: false }, true);
+    }),
   );
   setHandler(
     approveAllSignal,
     onSignal(state, 'approveAll', async (req) => {
+      const remember = req.remember ? { remember: req.remember } : {};
       for (const pending of [...pendingOfKind(state, 'approval')]) {
-        await recordDecision(state, { callId: pending.callId, approved: true, ...(req.remember ? { remember: req.remember } : {}) }, true).catch(
-          (error: Error) => rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
+        await recordDecision(state, { callId: pending.callId, approved: true, ...remember }, true).catch((error: Error) =>
+          rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
+        );
+      }
+      for (const held of allPending(state).filter((call) => call.workflowId && call.kind === 'approval')) {
+        await forwardToSubAgent(held, { signal: 'approve', request: { callId: held.callId, ...remember } }).catch((error: Error) =>
+          rejectInput(state, 'approveAll', `approveAll: ${error.message}`, held.callId),
         );
       }
     }),
@@ -71,8 +104,14 @@ export function installHandlers(state: RunState): void {
   setHandler(
     submitToolResultSignal,
     onSignal(state, 'submitToolResult', (req) => {
+      const holder = subAgentHolding(state, req.callId);
+      if (holder) return forwardToSubAgent(holder, { signal: 'submitToolResult', request: req });
       recordSubmission(state, req, true);
     }),
+  );
+  setHandler(
+    subAgentWaitingSignal,
+    onSignal(state, 'subAgentWaiting', (report) => noteSubAgentWaiting(state, report as SubAgentWaitingReport)),
   );
   setHandler(
     setGroupsSignal,
@@ -86,6 +125,7 @@ export function installHandlers(state: RunState): void {
   setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', req)), {
     validator: (req) => {
       const request = validated(state, 'decide', req);
+      refuseIfHeldElsewhere(state, request.callId);
       const problem = approvalProblem(state, request.callId);
       if (problem) throw new Error(problem);
     },
@@ -96,6 +136,7 @@ export function installHandlers(state: RunState): void {
     {
       validator: (req) => {
         const request = validated(state, 'submitToolResultUpdate', req);
+        refuseIfHeldElsewhere(state, request.callId);
         const problem = submissionProblem(state, request.callId);
         if (problem) throw new Error(problem);
       },

@@ -10,7 +10,9 @@ import type {
   ApprovalDecision,
   CarriedState,
   PendingCall,
+  ParentRun,
   RunStatus,
+  SubAgentUsage,
   SubmittedResult,
 } from '../common/run';
 
@@ -52,6 +54,14 @@ export interface RunState {
   lastCall?: { promptTokens: number; completionTokens: number; messageCount: number };
   /** Set once the run has logged that its state is too large to continue as new. */
   warnedCarrySize?: boolean;
+  /** Set when this run is a sub-agent: the run (and call) it answers. */
+  parent?: ParentRun;
+  /** Workflow ids of the sub-agent runs this run is waiting for now. */
+  runningSubAgents: string[];
+  /** What each running sub-agent (and its own sub-agents) waits for, as it last reported. */
+  subAgentPending: Record<string, PendingCall[]>;
+  /** Per sub-agent call: what it cost. */
+  subAgents: SubAgentUsage[];
   output?: string;
 }
 
@@ -74,7 +84,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     cost: carried?.cost ?? 0,
     iterations: carried?.iterations ?? 0,
     activeGroups: carried?.activeGroups ?? descriptor.groups.filter((g) => g.active).map((g) => g.name),
-    sessionRules: carried?.sessionRules ?? [],
+    sessionRules: carried?.sessionRules ?? input.parent?.sessionRules ?? [],
     status: 'running',
     currentStep: 'starting',
     currentCalls: [],
@@ -90,6 +100,10 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     sparseSearchAttributes: false,
     modelSeen: carried?.modelSeen ?? 0,
     ...(carried?.window ? { window: carried.window } : {}),
+    ...(input.parent ? { parent: input.parent } : {}),
+    runningSubAgents: [],
+    subAgentPending: {},
+    subAgents: carried?.subAgents ?? [],
   };
 }
 
@@ -109,7 +123,14 @@ export function carryState(state: RunState): CarriedState {
     continuedRuns: state.continuedRuns + 1,
     modelSeen: state.modelSeen,
     ...(state.window ? { window: state.window } : {}),
+    ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
   };
+}
+
+/** Every call the run waits on: its own, then those its sub-agents (at any depth) wait on. */
+export function allPending(state: RunState): PendingCall[] {
+  const inSubAgents = Object.values(state.subAgentPending);
+  return inSubAgents.length === 0 ? state.pending : [...state.pending, ...inSubAgents.flat()];
 }
 
 /** `{ cost }` when the agent has a price table, else nothing: no price table, no cost field. */
@@ -127,7 +148,7 @@ export function snapshotState(state: RunState): AgentRunState {
     usage: state.usage,
     ...costField(state),
     ...newestMessages(state.messages),
-    pending: state.pending,
+    pending: allPending(state),
     activeGroups: state.activeGroups,
     sessionRules: state.sessionRules,
     currentStep: state.currentStep,

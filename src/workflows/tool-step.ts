@@ -12,6 +12,7 @@ import { planBatches } from './plan-batches';
 import { reportUnusedAnswers } from './record-answers';
 import type { RunState } from './run-state';
 import { setStep } from './status';
+import { runSubAgent } from './sub-agent';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, DEFAULT_TOOL_TIMEOUT, toolRetryPolicy } from './tool-defaults';
 import { routeCall, specOf } from './tool-visibility';
 import { permissionDecided } from '../telemetry/permission-decided';
@@ -109,6 +110,8 @@ async function runOnWorker(state: RunState, call: ToolCall, input: unknown): Pro
 async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
   if (plan.kind === 'result') return plan.result;
   if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id, plan.call.name, workflowInfo().workflowId);
+  const subAgent = specOf(state.descriptor, plan.call.name)?.subAgent;
+  if (subAgent) return runSubAgent(state, plan.call, plan.input, subAgent);
   return runOnWorker(state, plan.call, plan.input);
 }
 

@@ -44,3 +44,16 @@ export function compareReleases(a: string, b: string): number {
   }
   return 0;
 }
+
+type ReplayHistory = { events?: { startChildWorkflowExecutionInitiatedEventAttributes?: { workflowId?: string | null } | null }[] | null };
+
+/**
+ * The workflow id to replay a history under. A history does not record its own id, and most runs
+ * do not depend on it; a run that started sub-agents named them `<its id>/<call id>`, so their ids
+ * give its own back.
+ */
+export function replayWorkflowId(history: ReplayHistory, fallback: string): string {
+  const child = history.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)?.startChildWorkflowExecutionInitiatedEventAttributes;
+  const childId = child?.workflowId;
+  return childId && childId.includes('/') ? childId.slice(0, childId.lastIndexOf('/')) : fallback;
+}

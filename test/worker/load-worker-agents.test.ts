@@ -15,7 +15,7 @@ describe('loadWorkerAgents', () => {
 
   test('the demo agents on request', async () => {
     const loaded = await loadWorkerAgents({ demo: true }, dir);
-    expect(loaded.agents.map((agent) => agent.name).sort()).toEqual(['coder', 'ecommerce-cs']);
+    expect(loaded.agents.map((agent) => agent.name).sort()).toEqual(['coder', 'ecommerce-cs', 'research']);
   });
 
   test.each([

@@ -2,6 +2,7 @@ import { cliInvocation } from './invocation';
 import { styleFor, type Style } from './style';
 import type { AgentEvent } from '../../common/events';
 import type { TokenUsage } from '../../common/messages';
+import type { SubAgentUpdate } from '../sub-agent-follower';
 
 function clock(at: string): string {
   return at.slice(11, 19);
@@ -30,6 +31,7 @@ export function formatEvent(event: AgentEvent, workflowId: string, style: Style 
     case 'permission_requested':
     case 'external_requested':
     case 'input_rejected':
+    case 'subagent_waiting':
       return style.yellow(line);
     case 'run_finished':
       return event.status === 'completed' ? style.green(line) : event.status === 'max_iterations' ? style.yellow(line) : style.red(line);
@@ -38,6 +40,15 @@ export function formatEvent(event: AgentEvent, workflowId: string, style: Style 
     default:
       return line;
   }
+}
+
+/** A sub-agent's event, indented by its depth below the watched run. */
+export function formatSubAgentEvent(update: SubAgentUpdate, style: Style = styleFor(false)): string {
+  const pad = '    '.repeat(update.depth);
+  return formatEvent(update.event, update.workflowId, style)
+    .split('\n')
+    .map((line) => `${pad}${line}`)
+    .join('\n');
 }
 
 function plainLine(event: AgentEvent, workflowId: string): string {
@@ -76,6 +87,21 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
     case 'run_finished':
       return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
+    case 'subagent_started':
+      return `${t}   ▶ sub-agent ${event.agent} (${event.workflowId}): ${event.task}`;
+    case 'subagent_finished':
+      return `${t}   ◀ sub-agent ${event.agent} ${event.status}: ${event.preview}${totals(event.usage, event.cost)}`;
+    case 'subagent_waiting':
+      return event.calls.length === 0
+        ? `${t}   ⧗ sub-agent ${event.agent}: nothing waits any more`
+        : [
+            `${t}   ⧗ sub-agent ${event.agent} waits for ${event.calls.length} call(s)`,
+            ...event.calls.map((call) =>
+              call.kind === 'approval'
+                ? `        ${call.tool}: ${bin} approve ${call.workflowId} ${call.callId}   (or deny)`
+                : `        ${call.tool}: ${bin} submit ${call.workflowId} ${call.callId} --output "..."`,
+            ),
+          ].join('\n');
     case 'turn_started':
       return `${t} » message ${event.turn}: ${event.text}`;
     case 'turn_finished':

@@ -29,16 +29,19 @@ export function describePending(workflowId: string, calls: PendingCall[], config
   const bin = cliInvocation();
   const lines: string[] = [];
   for (const call of calls) {
-    lines.push(`${workflowId}  ${call.kind}  ${call.callId}  ${call.tool} ${JSON.stringify(call.input)}`);
+    // A call that waits in a sub-agent run is answered there (or through this run's id, by AgentRun and this CLI).
+    const holder = call.workflowId ?? workflowId;
+    const where = call.workflowId && call.workflowId !== workflowId ? `  (in sub-agent ${call.agent ?? '?'}: ${call.workflowId})` : '';
+    lines.push(`${workflowId}  ${call.kind}  ${call.callId}  ${call.tool} ${JSON.stringify(call.input)}${where}`);
     if (call.kind === 'approval') {
       if (call.decision) {
         lines.push(`    why: ${call.decision.reason}${call.decision.suggestedRule ? ` (--remember allows '${call.decision.suggestedRule}')` : ''}`);
       }
-      lines.push(`    approve: ${bin} approve ${workflowId} ${call.callId}`);
-      lines.push(`    deny:    ${bin} deny ${workflowId} ${call.callId} --reason "..."`);
+      lines.push(`    approve: ${bin} approve ${holder} ${call.callId}`);
+      lines.push(`    deny:    ${bin} deny ${holder} ${call.callId} --reason "..."`);
       lines.push(`    Web UI:  Send Signal 'approve' with ${JSON.stringify({ callId: call.callId })} (or 'deny' with ${JSON.stringify({ callId: call.callId, reason: '...' })})`);
     } else {
-      lines.push(`    submit:  ${bin} submit ${workflowId} ${call.callId} --output ${quoteForShell('...')}`);
+      lines.push(`    submit:  ${bin} submit ${holder} ${call.callId} --output ${quoteForShell('...')}`);
       lines.push(`    Web UI:  Send Signal 'submitToolResult' with ${JSON.stringify({ callId: call.callId, output: '...' })}`);
     }
   }

@@ -67,6 +67,30 @@ const BUILDERS = {
       })
       .strict()
       .refine((page) => page.to >= page.from, { message: 'to must not be below from' }),
+  /** From a sub-agent run to its parent (workflow code sends it; anyone could). */
+  subAgentWaiting: () =>
+    z
+      .object({
+        workflowId: z.string().min(1).max(MAX_NAME_CHARS),
+        agent: z.string().min(1).max(MAX_NAME_CHARS),
+        pending: z
+          .array(
+            z
+              .object({
+                callId: callId(),
+                tool: z.string().min(1).max(MAX_NAME_CHARS),
+                kind: z.enum(['approval', 'external']),
+                input: z.unknown(),
+                decision: z.object({ behavior: z.enum(['allow', 'deny', 'ask']), reason: z.string() }).passthrough().optional(),
+                since: z.string(),
+                workflowId: z.string().min(1).max(MAX_NAME_CHARS),
+                agent: z.string().min(1).max(MAX_NAME_CHARS),
+              })
+              .strict(),
+          )
+          .max(1_000),
+      })
+      .strict(),
   /** A conversation's next message. */
   sendMessage: () => z.object({ text: z.string().min(1, 'text must not be empty') }).strict(),
   /** No argument at all means `{}`. */

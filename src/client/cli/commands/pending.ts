@@ -16,6 +16,7 @@ export const pendingCommand: CliCommand = {
   summary: 'Runs waiting for a person (approval or external result), with call ids, tools, arguments and the commands that answer them.',
   details:
     'Without ID: every open run whose AgentStatus is awaiting_approval or awaiting_external (through visibility).\n' +
+    "A call that waits in a sub-agent run is listed once, under the topmost run, with commands that name the sub-agent's run (the top-level id works too).\n" +
     "Each call is listed with the CLI commands that answer it and the Web UI's Send Signal payload.",
   options: {},
   examples: ['pending', 'pending ecommerce-cs-ab12cd34 --json'],
@@ -27,11 +28,15 @@ export const pendingCommand: CliCommand = {
           .filter((run) => run.temporalStatus === 'RUNNING')
           .map((run) => run.workflowId);
     const runs: PendingRun[] = [];
-    for (const id of ids) {
+    // A sub-agent's call shows in its own run and in every run above it: it is listed once, under the topmost.
+    const listed = new Set<string>();
+    for (const id of [...ids].sort((a, b) => a.length - b.length)) {
       try {
         const state = await client.get(id).state();
-        if (state.pending.length > 0 || ctx.positionals[0]) {
-          runs.push({ workflowId: id, agent: state.agent, status: state.status, pending: state.pending });
+        const pending = state.pending.filter((call) => !listed.has(`${call.workflowId ?? id}/${call.callId}`));
+        for (const call of pending) listed.add(`${call.workflowId ?? id}/${call.callId}`);
+        if (pending.length > 0 || ctx.positionals[0]) {
+          runs.push({ workflowId: id, agent: state.agent, status: state.status, pending });
         }
       } catch (error) {
         // One run that cannot answer (its workers are down) must not hide the others.

@@ -3,7 +3,7 @@ import type { CliCommand, CommandContext } from '../command';
 import { requirePositional } from '../command';
 import { printJson } from '../cli-output';
 import { describeRunFailure } from '../../run-failure';
-import { formatEvent } from '../format-event';
+import { formatEvent, formatSubAgentEvent } from '../format-event';
 
 const MAX_PARTIAL_CHARS = 300;
 
@@ -14,7 +14,7 @@ function partialLine(text: string): string {
 }
 
 /**
- * Print every event until the run ends; exit code 0 when it completed or stopped at the limit.
+ * Print every event until the run ends, with its sub-agents' events indented below their start; exit code 0 when it completed or stopped at the limit.
  * While a streaming model call runs, its text so far is printed whenever it changed; with
  * `--json` that is a `{"type":"partial_text",model,iteration,text}` line, told apart from events
  * by its missing `seq`. `--events-only` leaves it out.
@@ -22,7 +22,13 @@ function partialLine(text: string): string {
 export async function followRun(ctx: CommandContext, run: AgentRun): Promise<number> {
   let status = 'running';
   const partialText = ctx.values['events-only'] !== true;
-  for await (const update of run.updates({ partialText })) {
+  const subAgents = ctx.values['top-only'] !== true;
+  for await (const update of run.updates({ partialText, subAgents })) {
+    if (update.type === 'subagent_event') {
+      if (ctx.json) printJson(ctx.output, update);
+      else ctx.output.out(formatSubAgentEvent(update, ctx.output.style));
+      continue;
+    }
     if (update.type === 'partial_text') {
       if (ctx.json) printJson(ctx.output, update);
       else ctx.output.out(`         … model is writing: ${partialLine(update.text)}`);
@@ -48,11 +54,15 @@ export async function followRun(ctx: CommandContext, run: AgentRun): Promise<num
 
 export const watchCommand: CliCommand = {
   name: 'watch',
-  usage: 'watch ID [--events-only] [--json]',
+  usage: 'watch ID [--events-only] [--top-only] [--json]',
   summary:
     'Follow a run live: model calls, the text of a streaming model call as it is written, tool calls, approvals, ' +
-    'the final answer. --json prints one event per line, plus {"type":"partial_text"} lines (no seq) unless --events-only.',
-  options: { 'events-only': { type: 'boolean', description: 'leave out the partial text of streaming model calls' } },
+    "sub-agents' steps (indented), the final answer. --json prints one event per line, plus {\"type\":\"partial_text\"} lines (no seq) " +
+    'unless --events-only, and {"type":"subagent_event",workflowId,depth,event} lines unless --top-only.',
+  options: {
+    'events-only': { type: 'boolean', description: 'leave out the partial text of streaming model calls' },
+    'top-only': { type: 'boolean', description: "leave out the sub-agents' events" },
+  },
   examples: ['watch ecommerce-cs-ab12cd34', 'watch ecommerce-cs-ab12cd34 --json --events-only'],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');

@@ -1,0 +1,98 @@
+import {
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  ChildWorkflowFailure,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ToolCallResult } from '../activities/activity-types';
+import { addUsage, emptyUsage, type ToolCall } from '../common/messages';
+import type { AgentRunResult, AgentWorkflowInput, SubAgentUsage } from '../common/run';
+import type { SubAgentSpec } from '../common/tools';
+import { nowIso } from './clock';
+import { preview, recordEvent } from './event-log';
+import type { RunState } from './run-state';
+import { showSubAgentWaits } from './sub-agent-waits';
+import { spendingOf } from './spending-details';
+
+/** A `{ task }` input is the sub-agent's prompt as it is; any other input is handed over as JSON. */
+export function subAgentPrompt(input: unknown): string {
+  const fields = input && typeof input === 'object' ? Object.keys(input) : [];
+  const task = (input as { task?: unknown } | null)?.task;
+  if (fields.length === 1 && typeof task === 'string') return task;
+  return `Your input:\n${JSON.stringify(input, null, 2)}`;
+}
+
+/** Deterministic, so a replay (or a retried parent task) finds the same child: `<parent's workflow id>/<call id>`. */
+export function subAgentWorkflowId(parentWorkflowId: string, callId: string): string {
+  return `${parentWorkflowId}/${callId}`;
+}
+
+function rollUp(state: RunState, entry: SubAgentUsage): void {
+  state.subAgents.push(entry);
+  state.usage = addUsage(state.usage, entry.usage);
+  state.cost += entry.cost ?? 0;
+}
+
+function failureText(error: ChildWorkflowFailure): string {
+  if (isCancellation(error)) return 'it was cancelled';
+  return error.cause?.message ?? error.message;
+}
+
+/**
+ * Runs the agent a tool names as a child workflow and hands back its answer as the call's result.
+ * Its failure (or its cancellation by someone else) is an error result the parent's model reads;
+ * only the parent's own cancellation ends the parent.
+ */
+export async function runSubAgent(state: RunState, call: ToolCall, input: unknown, spec: SubAgentSpec): Promise<ToolCallResult> {
+  const parentId = workflowInfo().workflowId;
+  const workflowId = subAgentWorkflowId(parentId, call.id);
+  const depth = (state.parent?.depth ?? 0) + 1;
+  const base = { callId: call.id, workflowId, agent: spec.agent };
+  if (depth > spec.maxDepth) {
+    const content = `Error: the '${spec.agent}' agent was not started: it would run ${depth} levels below the top-level run, and sub-agents may nest at most ${spec.maxDepth} deep.`;
+    rollUp(state, { ...base, status: 'refused', usage: emptyUsage() });
+    recordEvent(state, { type: 'subagent_finished', ...base, status: 'refused', usage: emptyUsage(), preview: preview(content) }, nowIso());
+    return { content, state: 'error' };
+  }
+
+  const prompt = subAgentPrompt(input);
+  const childInput: AgentWorkflowInput = {
+    agent: spec.agent,
+    prompt,
+    runtime: spec.inheritRuntime ? state.runtime : {},
+    ...(spec.maxIters !== undefined ? { options: { maxIters: spec.maxIters } } : {}),
+    parent: { workflowId: parentId, callId: call.id, depth, ...(spec.inheritSessionRules ? { sessionRules: state.sessionRules } : {}) },
+  };
+  recordEvent(state, { type: 'subagent_started', ...base, tool: call.name, depth, task: preview(prompt) }, nowIso());
+  state.runningSubAgents.push(workflowId);
+  try {
+    const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentRunResult>>('agentWorkflow', {
+      workflowId,
+      args: [childInput],
+      // Cancelling the parent cancels the child, and waits until its tools have seen the cancellation.
+      cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      staticSummary: `sub-agent ${spec.agent}: ${preview(prompt, 180)}`,
+    });
+    const entry: SubAgentUsage = { ...base, status: result.status, usage: result.usage, ...(result.cost !== undefined ? { cost: result.cost } : {}) };
+    rollUp(state, entry);
+    recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(result.output) }, nowIso());
+    return { content: result.output, state: 'success' };
+  } catch (error) {
+    if (!(error instanceof ChildWorkflowFailure) || CancellationScope.current().consideredCancelled) throw error;
+    const content = `Error: the '${spec.agent}' agent (run ${workflowId}) failed: ${failureText(error)}`;
+    const entry: SubAgentUsage = { ...base, status: 'failed', usage: emptyUsage(), ...spendingOf(error.cause) };
+    rollUp(state, entry);
+    recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(content) }, nowIso());
+    return { content, state: 'error' };
+  } finally {
+    state.runningSubAgents = state.runningSubAgents.filter((id) => id !== workflowId);
+    if (workflowId in state.subAgentPending) {
+      delete state.subAgentPending[workflowId];
+      showSubAgentWaits(state);
+    }
+  }
+}
