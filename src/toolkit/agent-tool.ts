@@ -49,7 +49,7 @@ export function agentTool<I extends AnyZodObject = ReturnType<typeof defaultInpu
     kind: 'tool',
     source: 'code',
     name,
-    description: options.description ?? `Delegate a task to the '${agent.name}' agent; it works on it on its own and answers with its result.`,
+    description: options.description ?? agent.description ?? `Delegate a task to the '${agent.name}' agent; it works on it on its own and answers with its result.`,
     input: (options.input ?? defaultInput()) as I,
     concurrencySafe: options.concurrencySafe ?? false,
     permission: options.permission ?? 'allow',

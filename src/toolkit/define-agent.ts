@@ -23,6 +23,8 @@ export interface ToolFilter {
 export interface AgentOptions {
   name: string;
   instructions: string;
+  /** What the agent does, for those who call it: the MCP server's tool description, an agentTool's default. */
+  description?: string;
   tools?: AnyTool[];
   /** A model name or full settings; the worker's AGENT_MODEL when unset. */
   model?: string | ModelSettings;

@@ -53,10 +53,18 @@ export function noteSubAgentWaiting(state: RunState, report: SubAgentWaitingRepo
   showSubAgentWaits(state);
 }
 
-/** The sub-agent run (at any depth) that holds a waiting call, when it is not this run's own. */
+/**
+ * The sub-agent run (at any depth) that holds a waiting call, when it is not this run's own.
+ * Sub-agents number their calls alike, so one id may wait in several: then the answer cannot be
+ * passed on, and the sender is told to use the holding run's id.
+ */
 export function subAgentHolding(state: RunState, callId: string): PendingCall | undefined {
   if (state.pending.some((p) => p.callId === callId)) return undefined;
-  return waitsInSubAgents(state).find((call) => call.callId === callId);
+  const holders = waitsInSubAgents(state).filter((call) => call.callId === callId);
+  if (holders.length > 1) {
+    throw new Error(`tool call '${callId}' waits in ${holders.length} sub-agent runs (${holders.map((h) => h.workflowId).join(', ')}): answer it through the id of the run that holds it`);
+  }
+  return holders[0];
 }
 
 type Answer = { signal: 'approve' | 'deny' | 'submitToolResult'; request: { callId: string } & Record<string, unknown> };

@@ -69,6 +69,17 @@ export const refunder = defineAgent({ name: 'refunder', instructions: 'You issue
 export const disputes = defineAgent({ name: 'disputes', instructions: 'You settle disputes.', model: 'disputes', tools: [agentTool(refunder)] });
 export const manager = defineAgent({ name: 'manager', instructions: 'You manage customer cases.', model: 'manager', tools: [agentTool(disputes)] });
 
+/** Its own refund asks; a person's "remember" passes to one kind of refunder sub-agent and not to the other. */
+export const gatekeeper = defineAgent({
+  name: 'gatekeeper',
+  instructions: 'You refund, or have refunders refund.',
+  model: 'gate',
+  tools: [issueRefundTool, agentTool(refunder, { name: 'trusted_refunder', inheritSessionRules: true }), agentTool(refunder, { name: 'fresh_refunder' })],
+});
+
+/** Two refunders at once: both number their first call alike. */
+export const twinLead = defineAgent({ name: 'twin-lead', instructions: 'You have two refunders refund.', model: 'twins', tools: [agentTool(refunder, { concurrencySafe: true })] });
+
 export const flaky = defineAgent({ name: 'flaky', instructions: 'You fail.', model: 'flaky', tools: [studyTool] });
 export const delegator = defineAgent({ name: 'delegator', instructions: 'You delegate.', model: 'delegator', tools: [agentTool(flaky)] });
 
@@ -115,6 +126,21 @@ export const subAgentScripts: Record<string, ModelScript> = {
       : { faults: [{ status: 400, body: { error: { message: 'Invalid request: unsupported parameter', type: 'invalid_request_error' } }, times: 10 }], text: 'unreachable' },
   logistics: delegateThenAnswer(() => [{ name: 'shipper', arguments: { task: 'Ship to Berlin' } }], 'Logistics'),
   shipper: delegateThenAnswer(() => [{ name: 'ship_parcel', arguments: { address: 'Berlin' } }], 'Shipped'),
+  twins: delegateThenAnswer(() => [
+    { name: 'refunder', arguments: { task: 'Refund ORD-7 for 20' } },
+    { name: 'refunder', arguments: { task: 'Refund ORD-7 for 20' } },
+  ], 'Twins'),
+  gate: (request, info) => {
+    const task = { task: 'Refund ORD-7 for 20' };
+    const steps = [
+      { name: 'issue_refund', arguments: { order_id: 'ORD-1', amount: 5 } },
+      { name: 'trusted_refunder', arguments: task },
+      { name: 'fresh_refunder', arguments: task },
+    ];
+    const step = steps[info.turnIndex];
+    if (step) return { toolCalls: [step] };
+    return { text: `Gate: ${request.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)).join(' | ')}` };
+  },
   foreman: delegateThenAnswer(() => [{ name: 'worker', arguments: { task: 'work' } }], 'Foreman'),
   busy: delegateThenAnswer(() => [{ name: 'wait_for_cancel', arguments: {} }], 'Worked'),
   solo: delegateThenAnswer(() => [{ name: 'private_researcher', arguments: { task: 'tides' } }], 'Solo'),

@@ -5,7 +5,7 @@ import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env'
 import { runCliCaptured } from '../helpers/cli-capture';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { waitFor, waitForPending } from '../helpers/wait-for';
-import { abortedCalls, delegator, foreman, lead, logistics, manager, nest, refunds, serial, solo, studyIntervals, subAgentScripts } from './sub-agent-agents';
+import { abortedCalls, delegator, foreman, gatekeeper, lead, twinLead, logistics, manager, nest, refunds, serial, solo, studyIntervals, subAgentScripts } from './sub-agent-agents';
 
 const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
@@ -14,7 +14,7 @@ describe('sub-agents: agents that call agents as child workflows', () => {
   let common: string[];
   beforeAll(async () => {
     // Only the top-level agents are given: the worker serves the agents their agentTools name.
-    env = await startAgentTestEnv({ agents: [lead, manager, delegator, nest, logistics, solo, serial, foreman], byModel: subAgentScripts });
+    env = await startAgentTestEnv({ agents: [lead, manager, delegator, nest, logistics, solo, serial, foreman, gatekeeper, twinLead], byModel: subAgentScripts });
     common = ['--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
   });
   afterAll(async () => env?.stop());
@@ -176,6 +176,36 @@ describe('sub-agents: agents that call agents as child workflows', () => {
     expect(waiting).toMatchObject({ kind: 'external', tool: 'ship_parcel', agent: 'shipper' });
     await run.submit(waiting.callId, 'tracking SF-9');
     expect((await run.result()).output).toBe('Logistics: Shipped: tracking SF-9');
+  });
+
+  test('a sub-agent starts with the session rules a person allowed only when its agent tool passes them on', async () => {
+    refunds.length = 0;
+    const run = await env.client.start('gatekeeper', { prompt: 'Refund ORD-1, then have refunders refund ORD-7.' });
+    const own = (await waitForPending(run)).pending[0]!;
+    expect(own).toMatchObject({ tool: 'issue_refund' });
+    expect(own.workflowId).toBeUndefined();
+    await run.approve(own.callId, { remember: true });
+    // The trusted refunder inherits the rule and refunds without asking; the fresh one asks.
+    const fresh = await waitFor(async () => (await run.state()).pending.find((call) => call.agent === 'refunder'), 'the fresh refunder to ask');
+    const finished = ofType(await run.eventsAfter(0), 'subagent_finished');
+    expect(finished).toEqual([expect.objectContaining({ agent: 'refunder', status: 'completed' })]);
+    expect(refunds).toEqual([
+      { orderId: 'ORD-1', amount: 5 },
+      { orderId: 'ORD-7', amount: 20 },
+    ]);
+    await run.deny(fresh.callId, 'once is enough');
+    const result = await run.result();
+    expect(result.output).toBe('Gate: refunded 5 on ORD-1 | Refunder: refunded 20 on ORD-7 | Refunder: Permission denied by user: once is enough');
+  });
+
+  test('a call id that waits in two sub-agents at once is answered through the id of the run that holds it', async () => {
+    const run = await env.client.start('twin-lead', { prompt: 'Refund twice.' });
+    const { pending } = await waitForPending(run, 2);
+    expect(pending[0]!.callId).toBe(pending[1]!.callId);
+    expect(pending[0]!.workflowId).not.toBe(pending[1]!.workflowId);
+    await expect(run.approve(pending[0]!.callId)).rejects.toThrow(/waits in 2 sub-agent runs .*: answer it through the id of the run that holds it/);
+    for (const call of pending) await env.client.get(call.workflowId!).approve(call.callId);
+    expect((await run.result()).output).toBe('Twins: Refunder: refunded 20 on ORD-7 | Refunder: refunded 20 on ORD-7');
   });
 
   test("with runtime: 'none' the sub-agent does not get the parent's runtime context", async () => {
