@@ -9,6 +9,7 @@ import { approveCommand } from './commands/approve';
 import { bundleCommand } from './commands/bundle';
 import { chatCommand } from './commands/chat';
 import { codecServerCommand } from './commands/codec-server';
+import { mcpCommand } from './commands/mcp';
 import { denyCommand } from './commands/deny';
 import { groupsCommand } from './commands/groups';
 import { listCommand } from './commands/list';
@@ -37,6 +38,7 @@ export const COMMANDS: CliCommand[] = [
   toolsCommand,
   bundleCommand,
   codecServerCommand,
+  mcpCommand,
 ];
 
 export const COMMON_OPTIONS: Record<string, CliOption> = {

@@ -1,4 +1,5 @@
 import { printJson } from '../cli-output';
+import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { encryptionKeysFromFlags } from '../encryption-flags';
 
@@ -17,18 +18,6 @@ function portOption(ctx: CommandContext): number | undefined {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 picks a free one), not '${text}'`);
   return port;
-}
-
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }
 
 export const codecServerCommand: CliCommand = {

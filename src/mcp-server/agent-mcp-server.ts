@@ -1,0 +1,153 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolRequest,
+  type ElicitRequestFormParams,
+  type CallToolResult,
+  type Request,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { randomBytes } from 'node:crypto';
+import { z, type AnyZodObject } from 'zod';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import type { AgentClient } from '../client/agent-client';
+import { RunRequestRejectedError } from '../client/request-rejected';
+import { PACKAGE_VERSION } from '../version';
+import { followAgentCall } from './follow-agent-call';
+import { followTask } from './follow-task';
+import { RUN_TOOLS } from './run-tools';
+import { TASK_POLL_INTERVAL_MS } from './run-task';
+import { MCP_RUN_PREFIX, RunTaskStore } from './run-task-store';
+
+/** An agent as the MCP server offers it: a tool of that name. */
+export interface McpAgent {
+  name: string;
+  description: string;
+}
+
+const agentInput = z
+  .object({
+    prompt: z.string().min(1).describe('What the agent should do'),
+    sessionId: z.string().min(1).optional().describe("The caller's session id, passed to the agent's tools as runtime context"),
+    userId: z.string().min(1).optional().describe("The caller's user id, passed to the agent's tools as runtime context"),
+  })
+  .strict();
+
+function inputSchema(schema: AnyZodObject): Tool['inputSchema'] {
+  const { $schema: _ignored, ...json } = zodToJsonSchema(schema as never, { $refStrategy: 'none', target: 'jsonSchema7' }) as Record<string, unknown>;
+  return json as Tool['inputSchema'];
+}
+
+/** Arguments that do not fit a tool's input are a tool error the model can read and correct (MCP's rule for bad input). */
+class InvalidArguments extends Error {}
+
+function parsed<S extends AnyZodObject>(tool: string, schema: S, args: unknown): z.infer<S> {
+  const result = schema.safeParse(args ?? {});
+  if (result.success) return result.data;
+  const reasons = result.error.issues.map((issue) =>
+    issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}` : `${issue.path.join('.') || 'arguments'}: ${issue.message}`,
+  );
+  throw new InvalidArguments(`Invalid arguments for ${tool}: ${reasons.join('; ')}`);
+}
+
+const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** What went wrong with a run tool, as the client reads it: an unknown run, a refused answer, or the error. */
+function runToolError(error: unknown, args: unknown): CallToolResult {
+  if (error instanceof WorkflowNotFoundError) return errorResult(`No run '${(args as { runId?: string }).runId}' was found.`);
+  if (error instanceof RunRequestRejectedError) return errorResult(`The run refused: ${error.message}`);
+  return errorResult((error as Error)?.message ?? String(error));
+}
+
+/**
+ * An MCP server backed by Temporal: each agent is a tool (run as an MCP task when the client asks
+ * for one, else followed to its end with progress and elicitations), and the run tools list,
+ * read, answer and cancel runs. Every answer comes from Temporal, never from this process.
+ */
+export function createAgentMcpServer(options: { client: AgentClient; agents: McpAgent[] }): Server {
+  const { client, agents } = options;
+  const clash = agents.find((agent) => RUN_TOOLS.some((tool) => tool.name === agent.name));
+  if (clash) throw new Error(`The agent '${clash.name}' has the name of a run tool of the MCP server; rename the agent.`);
+  const agentNames = new Set(agents.map((agent) => agent.name));
+
+  const startRun = async (request: Pick<CallToolRequest, 'params'>): Promise<string> => {
+    const name = request.params.name;
+    const args = parsed(name, agentInput, request.params.arguments);
+    const id = `${MCP_RUN_PREFIX}${name}-${randomBytes(5).toString('hex')}`;
+    const run = await client.start(name, { prompt: args.prompt, id, ...(args.sessionId ? { sessionId: args.sessionId } : {}), ...(args.userId ? { userId: args.userId } : {}) });
+    return run.workflowId;
+  };
+  const store = new RunTaskStore(client, (request: Request) => startRun(request as CallToolRequest));
+
+  const server = new Server(
+    { name: 'durable-agent', version: PACKAGE_VERSION },
+    {
+      capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore: store,
+      defaultTaskPollInterval: TASK_POLL_INTERVAL_MS,
+      instructions:
+        'Each agent tool starts a durable agent run (a Temporal workflow). Calls that need a person are asked as elicitations ' +
+        'when the client supports them; otherwise list_pending shows them and approve_call / deny_call / submit_result answer them.',
+    },
+  );
+
+  const tools: Tool[] = [
+    ...agents.map(
+      (agent): Tool => ({
+        name: agent.name,
+        description: agent.description,
+        inputSchema: inputSchema(agentInput),
+        execution: { taskSupport: 'optional' },
+      }),
+    ),
+    ...RUN_TOOLS.map((tool): Tool => ({ name: tool.name, description: tool.description, inputSchema: inputSchema(tool.input), annotations: { readOnlyHint: tool.readOnly } })),
+  ];
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+
+  const closed = new AbortController();
+  server.onclose = () => closed.abort();
+  const elicitor = () => (server.getClientCapabilities()?.elicitation ? { elicit: (params: ElicitRequestFormParams) => server.elicitInput(params) } : {});
+
+  const callTool = async (request: CallToolRequest, extra: Parameters<Parameters<typeof server.setRequestHandler>[1]>[1]) => {
+    const name = request.params.name;
+    if (agentNames.has(name)) {
+      if (request.params.task) {
+        const task = await store.createTask(request.params.task, extra.requestId, request);
+        followTask({ server, store, run: client.get(task.taskId), signal: closed.signal, ...elicitor(), follow: (run, options) => followAgentCall(client, run, options) });
+        return { task };
+      }
+      const workflowId = await startRun(request);
+      const progressToken = request.params._meta?.progressToken;
+      return followAgentCall(client, client.get(workflowId), {
+        signal: extra.signal,
+        ...(progressToken !== undefined
+          ? { progress: (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }) }
+          : {}),
+        ...elicitor(),
+      });
+    }
+    const tool = RUN_TOOLS.find((candidate) => candidate.name === name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'. Tools: ${tools.map((t) => t.name).join(', ')}`);
+    const args = parsed(name, tool.input, request.params.arguments);
+    try {
+      return await tool.call(args as never, client);
+    } catch (error) {
+      return runToolError(error, args);
+    }
+  };
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return await callTool(request, extra);
+    } catch (error) {
+      if (!(error instanceof InvalidArguments)) throw error;
+      // A task cannot be made of bad arguments: that request fails as a whole.
+      if (request.params.task) throw new McpError(ErrorCode.InvalidParams, error.message);
+      return errorResult(error.message);
+    }
+  });
+  return server;
+}

@@ -1,0 +1,134 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z, type AnyZodObject } from 'zod';
+import type { AgentClient } from '../client/agent-client';
+import type { RunStatus } from '../common/run';
+
+/** A tool of the MCP server that reads or answers runs (the agents' own tools are made apart). */
+export interface RunTool {
+  name: string;
+  description: string;
+  input: AnyZodObject;
+  readOnly: boolean;
+  call(args: never, client: AgentClient): Promise<CallToolResult>;
+}
+
+const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'cancelled', 'idle', 'ended'] as const satisfies readonly RunStatus[];
+
+const runId = () => z.string().min(1).describe('The run id (its Temporal workflow id), as the agent tool or list_runs gave it');
+const callId = () => z.string().min(1).describe('The waiting call id, as list_pending or the run state gave it');
+
+export const json = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+  structuredContent: (Array.isArray(value) ? { items: value } : value) as Record<string, unknown>,
+});
+
+const done = (text: string, value: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text }], structuredContent: value });
+
+function define<I extends AnyZodObject>(tool: { name: string; description: string; input: I; readOnly: boolean; call(args: z.infer<I>, client: AgentClient): Promise<CallToolResult> }): RunTool {
+  return tool as unknown as RunTool;
+}
+
+/** The run tools, by name: list, read, answer and cancel runs. */
+export const RUN_TOOLS: RunTool[] = [
+  define({
+    name: 'list_runs',
+    description: 'Recent agent runs and conversations with their status (newest first).',
+    input: z.object({
+      // Both end up in a visibility query: only what an agent name and a status can be.
+      agent: z.string().regex(/^[a-zA-Z0-9_.-]+$/, 'an agent name: letters, digits, ".", "_" or "-"').optional().describe('Only runs of this agent'),
+      status: z.enum(RUN_STATUSES).optional().describe('Only runs with this status, e.g. awaiting_approval'),
+      limit: z.number().int().min(1).max(100).optional().describe('At most this many (20)'),
+    }).strict(),
+    readOnly: true,
+    call: async ({ agent, status, limit }, client) => {
+      const filters = [...(agent ? [`AgentName = '${agent}'`] : []), ...(status ? [`AgentStatus = '${status}'`] : [])];
+      const runs = await client.list({ ...(filters.length > 0 ? { query: filters.join(' AND ') } : {}), limit: limit ?? 20 });
+      return json(runs.map((run) => ({ runId: run.workflowId, agent: run.agent, status: run.status ?? run.temporalStatus, startTime: run.startTime.toISOString() })));
+    },
+  }),
+  define({
+    name: 'run_state',
+    description: "A run's state: status, iterations, usage, current step, the calls that wait, the answer once there is one.",
+    input: z.object({ runId: runId() }).strict(),
+    readOnly: true,
+    call: async ({ runId }, client) => {
+      const { messages: _messages, ...state } = await client.get(runId).state();
+      return json(state);
+    },
+  }),
+  define({
+    name: 'run_events',
+    description: "A run's events (model calls, tool calls, approvals, sub-agents), after a sequence number.",
+    input: z.object({ runId: runId(), afterSeq: z.number().int().min(0).optional().describe('Only events after this sequence number (0)') }).strict(),
+    readOnly: true,
+    call: async ({ runId, afterSeq }, client) => json(await client.get(runId).eventsAfter(afterSeq ?? 0)),
+  }),
+  define({
+    name: 'list_pending',
+    description: 'Every call that waits for a person (an approval or an external result), with the run that holds it.',
+    input: z.object({}).strict(),
+    readOnly: true,
+    call: async (_args, client) => {
+      const runs = await client.list({ query: `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`, limit: 100 });
+      const seen = new Set<string>();
+      const waiting = [];
+      for (const run of [...runs].sort((a, b) => a.workflowId.length - b.workflowId.length)) {
+        if (run.temporalStatus !== 'RUNNING') continue;
+        const state = await client.get(run.workflowId).state().catch(() => undefined);
+        for (const call of state?.pending ?? []) {
+          const holder = call.workflowId ?? run.workflowId;
+          if (seen.has(`${holder}/${call.callId}`)) continue;
+          seen.add(`${holder}/${call.callId}`);
+          waiting.push({ runId: holder, topRunId: run.workflowId, callId: call.callId, kind: call.kind, tool: call.tool, arguments: call.input, reason: call.decision?.reason });
+        }
+      }
+      return json(waiting);
+    },
+  }),
+  define({
+    name: 'approve_call',
+    description: "Approve a call that waits for approval, optionally with edited arguments (checked against the tool's schema) and a reason.",
+    input: z.object({
+      runId: runId(),
+      callId: callId(),
+      arguments: z.record(z.unknown()).optional().describe("Replacement arguments; the tool's schema checks them"),
+      reason: z.string().optional(),
+      remember: z.boolean().optional().describe('Allow such calls for the rest of the run'),
+    }).strict(),
+    readOnly: false,
+    call: async ({ runId, callId, arguments: input, reason, remember }, client) => {
+      const decision = await client.get(runId).approve(callId, { ...(input ? { input } : {}), ...(reason ? { reason } : {}), ...(remember ? { remember } : {}) });
+      return done(`Approved ${callId}.`, { ...decision });
+    },
+  }),
+  define({
+    name: 'deny_call',
+    description: 'Deny a call that waits for approval; the model is told the reason.',
+    input: z.object({ runId: runId(), callId: callId(), reason: z.string().optional() }).strict(),
+    readOnly: false,
+    call: async ({ runId, callId, reason }, client) => {
+      const decision = await client.get(runId).deny(callId, reason);
+      return done(`Denied ${callId}.`, { ...decision });
+    },
+  }),
+  define({
+    name: 'submit_result',
+    description: 'Give the result of an external tool call the run waits for.',
+    input: z.object({ runId: runId(), callId: callId(), output: z.string(), isError: z.boolean().optional() }).strict(),
+    readOnly: false,
+    call: async ({ runId, callId, output, isError }, client) => {
+      const submitted = await client.get(runId).submit(callId, output, { ...(isError ? { isError } : {}) });
+      return done(`Submitted the result of ${callId}.`, { ...submitted });
+    },
+  }),
+  define({
+    name: 'cancel_run',
+    description: 'Cancel a run (its sub-agents and running tools are cancelled too).',
+    input: z.object({ runId: runId() }).strict(),
+    readOnly: false,
+    call: async ({ runId }, client) => {
+      await client.get(runId).cancel();
+      return done(`Cancellation of ${runId} requested.`, { runId });
+    },
+  }),
+];

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { hasBearerToken, isLoopbackHost } from '../codec/codec-server-access';
+
+export interface McpHttpOptions {
+  port: number;
+  /** 127.0.0.1 unless given: the server starts runs and answers approvals for whoever reaches it. */
+  host?: string;
+  /** When set, every request needs `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export interface McpHttpServer {
+  url: string;
+  host: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/**
+ * The MCP server over streamable HTTP at `/mcp`: one MCP session (and server) per client that
+ * initializes. On loopback, requests must name a loopback Host (DNS-rebinding protection).
+ */
+export async function serveMcpHttp(makeServer: () => Server, options: McpHttpOptions): Promise<McpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let allowedHosts: string[] | undefined;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if ((request.url ?? '').split('?')[0] !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp');
+    if (options.token !== undefined && !hasBearerToken(request, options.token)) {
+      return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer' });
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (known) return known.handleRequest(request, response);
+    if (sessionId !== undefined) return refuse(response, 404, `Unknown MCP session '${String(sessionId)}': initialize a new one`);
+    if (request.method !== 'POST') return refuse(response, 400, 'No MCP session: send an initialize request (POST) first');
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+      ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await makeServer().connect(transport);
+    await transport.handleRequest(request, response);
+  };
+
+  const http = createServer((request, response) => {
+    handle(request, response).catch((error: Error) => {
+      if (!response.headersSent) refuse(response, 500, error.message);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  if (isLoopbackHost(host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/mcp`,
+    host,
+    port,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

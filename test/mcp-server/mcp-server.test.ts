@@ -1,0 +1,256 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+  type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { agents, mcpScripts } from '../fixtures/mcp-agents';
+import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
+import { killProcess } from '../helpers/crash-worker';
+import { waitFor } from '../helpers/wait-for';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'src', 'client', 'cli', 'main.ts');
+const MODULE = join(ROOT, 'test', 'fixtures', 'mcp-agents.ts');
+
+const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals as elicitations', () => {
+  let env: AgentTestEnv;
+  let cliArgs: string[];
+  const clients: Client[] = [];
+  const servers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    env = await startAgentTestEnv({ agents, byModel: mcpScripts });
+    cliArgs = ['--import', 'tsx', CLI, 'mcp', '--module', MODULE, '--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    for (const server of servers) if (server.exitCode === null) server.kill('SIGKILL');
+    await env?.stop();
+  });
+
+  function newClient(elicit?: (request: ElicitRequest) => Promise<ElicitResult>): Client {
+    const client = new Client({ name: 'durable-agent-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
+    clients.push(client);
+    return client;
+  }
+
+  async function overStdio(elicit?: (request: ElicitRequest) => Promise<ElicitResult>): Promise<Client> {
+    const client = newClient(elicit);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: cliArgs, cwd: ROOT, env: process.env as Record<string, string>, stderr: 'pipe' }));
+    return client;
+  }
+
+  /** `durable-agent mcp --http 0` in its own process: its URL once it listens. */
+  async function httpServer(extra: string[] = []): Promise<{ url: string; process: ChildProcess }> {
+    const child = spawn(process.execPath, [...cliArgs, '--http', '0', '--json', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    servers.push(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      child.stderr!.on('data', (d) => (err += d));
+      child.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${err}`)));
+    });
+    return { url, process: child };
+  }
+
+  async function overHttp(url: string, token?: string): Promise<Client> {
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}));
+    return client;
+  }
+
+  test('over stdio: the agents and the run tools are listed; an agent tool runs the agent to its answer, with progress', async () => {
+    const client = await overStdio();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ['approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-helper', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
+    );
+    const helper = tools.find((tool) => tool.name === 'mcp-helper')!;
+    expect(helper.description).toBe("The 'mcp-helper' agent, run durably (a Temporal workflow). Looks orders up.");
+    expect(helper.execution).toEqual({ taskSupport: 'optional' });
+    expect(helper.inputSchema.required).toEqual(['prompt']);
+
+    const progress: string[] = [];
+    const result = await client.callTool({ name: 'mcp-helper', arguments: { prompt: 'Where is ORD-1?' } }, CallToolResultSchema, {
+      onprogress: (update) => progress.push(update.message ?? ''),
+    });
+    expect(text(result)).toBe('Helped: ORD-1 is on its way');
+    const runId = (result.structuredContent as { runId: string }).runId;
+    expect(runId).toMatch(/^mcp-mcp-helper-[0-9a-f]{10}$/);
+    expect(progress.some((line) => line.includes('▶ tool lookup {"order_id":"ORD-1"}'))).toBe(true);
+
+    const state = await client.callTool({ name: 'run_state', arguments: { runId } });
+    expect(state.structuredContent).toMatchObject({ agent: 'mcp-helper', status: 'completed', output: 'Helped: ORD-1 is on its way' });
+  });
+
+  test('an approval is asked as an elicitation: approved with edited arguments', async () => {
+    const asked: ElicitRequest[] = [];
+    const client = await overStdio(async (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { decision: 'approve', arguments: '{"order_id":"ORD-1","amount":12}', reason: 'partial refund' } };
+    });
+    const result = await client.callTool({ name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' } });
+    expect(text(result)).toBe('Refunds: refunded 12 on ORD-1');
+    expect(asked).toHaveLength(1);
+    const params = asked[0]!.params as unknown as { message: string; requestedSchema: { properties: { arguments: { default: string } } } };
+    expect(params.message).toContain('refund with {"order_id":"ORD-1","amount":30}');
+    expect(params.requestedSchema.properties.arguments.default).toBe('{"order_id":"ORD-1","amount":30}');
+  });
+
+  test('an elicitation answered with deny, and one whose edited arguments the tool refuses is asked again with the reason', async () => {
+    const messages: string[] = [];
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { decision: 'approve', arguments: '{"order_id":"ORD-1","amount":-5}' } },
+      { action: 'accept', content: { decision: 'deny', reason: 'not today' } },
+    ];
+    const client = await overStdio(async (request) => {
+      messages.push((request.params as { message: string }).message);
+      return answers.shift()!;
+    });
+    const result = await client.callTool({ name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' } });
+    expect(text(result)).toBe('Refunds: Permission denied by user: not today');
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toMatch(/The last answer was not taken: Edited input rejected: [\s\S]*amount/);
+  });
+
+  test('a declined elicitation leaves the call waiting: another client (here the library) answers it and the tool call ends', async () => {
+    const declined: string[] = [];
+    const client = await overStdio(async (request) => {
+      declined.push((request.params as { message: string }).message);
+      return { action: 'decline' };
+    });
+    const call = client.callTool({ name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' } });
+    const [, runId, callId] = /\(run (\S+), call (\S+)\)/.exec(await waitFor(async () => declined[0], 'the elicitation'))!;
+    expect((await env.client.get(runId!).state()).pending.map((p) => p.callId)).toEqual([callId]);
+    await env.client.get(runId!).approve(callId!);
+    expect(text(await call)).toBe('Refunds: refunded 30 on ORD-1');
+    expect(declined).toHaveLength(1);
+  });
+
+  test('a task of a client with elicitation asks its approvals as elicitations', async () => {
+    const client = await overStdio(async () => ({ action: 'accept', content: { decision: 'approve' } }));
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' }, task: { ttl: 600_000 } } },
+      CreateTaskResultSchema,
+    );
+    const result = await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    expect(text(result)).toBe('Refunds: refunded 30 on ORD-1');
+  });
+
+  test('a client without elicitation gets a task; its status names the waiting call; approve_call answers it', async () => {
+    const client = await overStdio();
+    const statuses: string[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => {
+      statuses.push(notification.params.status);
+    });
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' }, task: { ttl: 600_000 } } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    expect(taskId).toMatch(/^mcp-mcp-refunds-/);
+    const waiting = await waitFor(async () => {
+      const task = await client.experimental.tasks.getTask(taskId);
+      return task.status === 'input_required' ? task : undefined;
+    }, 'the task to need input');
+    expect(waiting.statusMessage).toMatch(/waiting for approval: refund \{"order_id":"ORD-1","amount":30\}.*answer with approve_call or deny_call \{ "runId": "mcp-mcp-refunds-[0-9a-f]+", "callId": "call_0_0" \}/);
+
+    const pending = await client.callTool({ name: 'list_pending', arguments: {} });
+    const call = (pending.structuredContent as { items: { runId: string; callId: string; tool: string }[] }).items.find((item) => item.runId === taskId)!;
+    expect(call).toMatchObject({ tool: 'refund', callId: 'call_0_0' });
+    const approved = await client.callTool({ name: 'approve_call', arguments: { runId: call.runId, callId: call.callId } });
+    expect(approved.isError).toBeFalsy();
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(text(result)).toBe('Refunds: refunded 30 on ORD-1');
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
+    // Status notifications followed the run while this connection lasted.
+    await waitFor(async () => (statuses.includes('completed') ? true : undefined), 'the completed notification');
+    expect(statuses).toContain('input_required');
+    expect(statuses.indexOf('input_required')).toBeLessThan(statuses.indexOf('completed'));
+  });
+
+  test('over HTTP: a task outlives its client and its server process; another process gives its result', async () => {
+    const first = await httpServer();
+    const client = await overHttp(first.url);
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' }, task: { ttl: 600_000 } } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    await client.close();
+    await killProcess(first.process);
+
+    const second = await httpServer();
+    const again = await overHttp(second.url);
+    await waitFor(async () => ((await again.experimental.tasks.getTask(taskId)).status === 'input_required' ? true : undefined), 'the task to need input');
+    await again.callTool({ name: 'approve_call', arguments: { runId: taskId, callId: 'call_0_0' } });
+    const result = await again.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(text(result)).toBe('Refunds: refunded 30 on ORD-1');
+    const listed = await again.experimental.tasks.listTasks();
+    expect(listed.tasks.map((task) => task.taskId)).toContain(taskId);
+  });
+
+  test('cancelling a task cancels its run', async () => {
+    const client = await overStdio();
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' }, task: { ttl: 600_000 } } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    await waitFor(async () => ((await client.experimental.tasks.getTask(taskId)).status === 'input_required' ? true : undefined), 'the task to need input');
+    await client.experimental.tasks.cancelTask(taskId);
+    const status = await waitFor(async () => {
+      const name = (await env.client.get(taskId).handle.describe()).status.name;
+      return name === 'RUNNING' ? undefined : name;
+    }, 'the run to close');
+    expect(status).toBe('CANCELLED');
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
+  });
+
+  test('bad input is a tool error with the reason; an unknown run is a clear error; an unknown tool a protocol error', async () => {
+    const client = await overStdio();
+    const bad = await client.callTool({ name: 'mcp-helper', arguments: { promt: 'typo' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toBe("Invalid arguments for mcp-helper: prompt: Required; unknown field(s) 'promt'");
+    const badApprove = await client.callTool({ name: 'approve_call', arguments: { runId: 'x', callId: 5 } });
+    expect(text(badApprove)).toBe('Invalid arguments for approve_call: callId: Expected string, received number');
+    const injected = await client.callTool({ name: 'list_runs', arguments: { agent: "x' OR AgentName != 'x" } });
+    expect(text(injected)).toBe('Invalid arguments for list_runs: agent: an agent name: letters, digits, ".", "_" or "-"');
+    const listed = await client.callTool({ name: 'list_runs', arguments: { agent: 'mcp-helper', status: 'completed' } });
+    expect((listed.structuredContent as { items: { agent: string; status: string }[] }).items.every((run) => run.agent === 'mcp-helper' && run.status === 'completed')).toBe(true);
+    const unknown = await client.callTool({ name: 'run_state', arguments: { runId: 'no-such-run' } });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toBe("No run 'no-such-run' was found.");
+    const notWaiting = await client.callTool({ name: 'approve_call', arguments: { runId: 'no-such-run', callId: 'c' } });
+    expect(text(notWaiting)).toBe("No run 'no-such-run' was found.");
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool 'no_such_tool'/);
+    await expect(
+      client.request({ method: 'tools/call', params: { name: 'mcp-helper', arguments: {}, task: { ttl: 1000 } } }, CreateTaskResultSchema),
+    ).rejects.toThrow(/Invalid arguments for mcp-helper: prompt: Required/);
+  });
+
+  test('over HTTP with --token: a request without the token is refused', async () => {
+    const server = await httpServer(['--token', 'sesame']);
+    const refused = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(refused.status).toBe(401);
+    const client = await overHttp(server.url, 'sesame');
+    expect((await client.listTools()).tools.length).toBe(10);
+  });
+});
