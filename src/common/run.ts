@@ -5,18 +5,10 @@ import type { Message, TokenUsage, ToolCall } from './messages';
 import type { PermissionDecision } from './permissions';
 import type { RuntimeContext } from './runtime';
 
-export type RunStatus =
-  | 'running'
-  | 'awaiting_approval'
-  | 'awaiting_external'
-  | 'completed'
-  | 'failed'
-  | 'max_iterations'
-  | 'cancelled'
-  /** A conversation between turns, waiting for the next message. */
-  | 'idle'
-  /** A conversation that has ended (by `endConversation` or its idle timeout). */
-  | 'ended';
+/** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
+export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'cancelled', 'idle', 'ended'] as const;
+
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type FinalStatus = Extract<RunStatus, 'completed' | 'max_iterations'>;
 

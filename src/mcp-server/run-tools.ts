@@ -1,7 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z, type AnyZodObject } from 'zod';
 import type { AgentClient } from '../client/agent-client';
-import type { RunStatus } from '../common/run';
+import { findWaitingRuns } from '../client/find-waiting-runs';
+import { RUN_STATUSES } from '../common/run';
+import { runFilter } from '../client/run-filter';
 
 /** A tool of the MCP server that reads or answers runs (the agents' own tools are made apart). */
 export interface RunTool {
@@ -11,8 +13,6 @@ export interface RunTool {
   readOnly: boolean;
   call(args: never, client: AgentClient): Promise<CallToolResult>;
 }
-
-const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'cancelled', 'idle', 'ended'] as const satisfies readonly RunStatus[];
 
 const runId = () => z.string().min(1).describe('The run id (its Temporal workflow id), as the agent tool or list_runs gave it');
 const callId = () => z.string().min(1).describe('The waiting call id, as list_pending or the run state gave it');
@@ -41,8 +41,8 @@ export const RUN_TOOLS: RunTool[] = [
     }).strict(),
     readOnly: true,
     call: async ({ agent, status, limit }, client) => {
-      const filters = [...(agent ? [`AgentName = '${agent}'`] : []), ...(status ? [`AgentStatus = '${status}'`] : [])];
-      const runs = await client.list({ ...(filters.length > 0 ? { query: filters.join(' AND ') } : {}), limit: limit ?? 20 });
+      const query = runFilter({ agent, status });
+      const runs = await client.list({ ...(query ? { query } : {}), limit: limit ?? 20 });
       return json(runs.map((run) => ({ runId: run.workflowId, agent: run.agent, status: run.status ?? run.temporalStatus, startTime: run.startTime.toISOString() })));
     },
   }),
@@ -69,20 +69,20 @@ export const RUN_TOOLS: RunTool[] = [
     input: z.object({}).strict(),
     readOnly: true,
     call: async (_args, client) => {
-      const runs = await client.list({ query: `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`, limit: 100 });
-      const seen = new Set<string>();
-      const waiting = [];
-      for (const run of [...runs].sort((a, b) => a.workflowId.length - b.workflowId.length)) {
-        if (run.temporalStatus !== 'RUNNING') continue;
-        const state = await client.get(run.workflowId).state().catch(() => undefined);
-        for (const call of state?.pending ?? []) {
-          const holder = call.workflowId ?? run.workflowId;
-          if (seen.has(`${holder}/${call.callId}`)) continue;
-          seen.add(`${holder}/${call.callId}`);
-          waiting.push({ runId: holder, topRunId: run.workflowId, callId: call.callId, kind: call.kind, tool: call.tool, arguments: call.input, reason: call.decision?.reason });
-        }
-      }
-      return json(waiting);
+      const runs = await findWaitingRuns(client, () => undefined);
+      return json(
+        runs.flatMap((run) =>
+          run.pending.map((call) => ({
+            runId: call.workflowId ?? run.workflowId,
+            topRunId: run.workflowId,
+            callId: call.callId,
+            kind: call.kind,
+            tool: call.tool,
+            arguments: call.input,
+            reason: call.decision?.reason,
+          })),
+        ),
+      );
     },
   }),
   define({

@@ -44,6 +44,14 @@ function onSignal<H extends HandlerName>(state: RunState, handler: H, apply: (va
   };
 }
 
+/** A signal that answers a call: passed down to the sub-agent run that holds the call, else applied here. */
+function onAnswer<H extends 'approve' | 'deny' | 'submitToolResult'>(state: RunState, handler: H, apply: (value: Payload<H>) => unknown): (raw: unknown) => Promise<void> {
+  return onSignal(state, handler, (req) => {
+    const holder = subAgentHolding(state, req.callId);
+    return holder ? forwardToSubAgent(holder, { signal: handler, request: req }) : apply(req);
+  });
+}
+
 function queryArgument<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
   return validated(state, handler, raw);
 }
@@ -73,17 +81,11 @@ export function installHandlers(state: RunState): void {
 
   setHandler(
     approveSignal,
-    onSignal(state, 'approve', (req) => {
-      const holder = subAgentHolding(state, req.callId);
-      return holder ? forwardToSubAgent(holder, { signal: 'approve', request: req }) : recordDecision(state, { ...req, approved: true }, true);
-    }),
+    onAnswer(state, 'approve', (req) => recordDecision(state, { ...req, approved: true }, true)),
   );
   setHandler(
     denySignal,
-    onSignal(state, 'deny', (req) => {
-      const holder = subAgentHolding(state, req.callId);
-      return holder ? forwardToSubAgent(holder, { signal: 'deny', request: req }) : recordDecision(state, { ...req, approved: false }, true);
-    }),
+    onAnswer(state, 'deny', (req) => recordDecision(state, { ...req, approved: false }, true)),
   );
   setHandler(
     approveAllSignal,
@@ -103,9 +105,7 @@ export function installHandlers(state: RunState): void {
   );
   setHandler(
     submitToolResultSignal,
-    onSignal(state, 'submitToolResult', (req) => {
-      const holder = subAgentHolding(state, req.callId);
-      if (holder) return forwardToSubAgent(holder, { signal: 'submitToolResult', request: req });
+    onAnswer(state, 'submitToolResult', (req) => {
       recordSubmission(state, req, true);
     }),
   );

@@ -1,3 +1,4 @@
+import { runFilter } from '../../run-filter';
 import type { CliCommand } from '../command';
 import { stringOption, UsageError } from '../command';
 import { printJson } from '../cli-output';
@@ -19,13 +20,9 @@ export const listCommand: CliCommand = {
   async run(ctx) {
     const limit = stringOption(ctx, 'limit') ?? '20';
     if (!/^[1-9]\d*$/.test(limit)) throw new UsageError('--limit takes a positive integer');
-    const filters: string[] = [];
-    const agent = stringOption(ctx, 'agent');
-    const status = stringOption(ctx, 'status');
-    if (agent) filters.push(`AgentName = '${agent.replace(/'/g, '')}'`);
-    if (status) filters.push(`AgentStatus = '${status.replace(/'/g, '')}'`);
+    const query = runFilter({ agent: stringOption(ctx, 'agent'), status: stringOption(ctx, 'status') });
     const client = await ctx.connect();
-    const runs = await client.list({ query: filters.join(' AND ') || undefined, limit: Number(limit) });
+    const runs = await client.list({ ...(query ? { query } : {}), limit: Number(limit) });
     if (ctx.json) {
       printJson(ctx.output, runs);
       return 0;

@@ -1,14 +1,7 @@
-import type { PendingCall } from '../../../common/run';
+import { findWaitingRuns, type WaitingRun } from '../../find-waiting-runs';
 import type { CliCommand } from '../command';
 import { printJson } from '../cli-output';
 import { describePending, waitingRunsLink } from '../waiting-runs';
-
-interface PendingRun {
-  workflowId: string;
-  agent: string;
-  status: string;
-  pending: PendingCall[];
-}
 
 export const pendingCommand: CliCommand = {
   name: 'pending',
@@ -22,28 +15,10 @@ export const pendingCommand: CliCommand = {
   examples: ['pending', 'pending ecommerce-cs-ab12cd34 --json'],
   async run(ctx) {
     const client = await ctx.connect();
-    const ids = ctx.positionals[0]
-      ? [ctx.positionals[0]]
-      : (await client.list({ query: `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`, limit: 100 }))
-          .filter((run) => run.temporalStatus === 'RUNNING')
-          .map((run) => run.workflowId);
-    const runs: PendingRun[] = [];
-    // A sub-agent's call shows in its own run and in every run above it: it is listed once, under the topmost.
-    const listed = new Set<string>();
-    for (const id of [...ids].sort((a, b) => a.length - b.length)) {
-      try {
-        const state = await client.get(id).state();
-        const pending = state.pending.filter((call) => !listed.has(`${call.workflowId ?? id}/${call.callId}`));
-        for (const call of pending) listed.add(`${call.workflowId ?? id}/${call.callId}`);
-        if (pending.length > 0 || ctx.positionals[0]) {
-          runs.push({ workflowId: id, agent: state.agent, status: state.status, pending });
-        }
-      } catch (error) {
-        // One run that cannot answer (its workers are down) must not hide the others.
-        if (ctx.positionals[0]) throw error;
-        ctx.output.err(`${id}: could not read its state (${(error as Error).message})`);
-      }
-    }
+    const id = ctx.positionals[0];
+    const runs: WaitingRun[] = id
+      ? [await client.get(id).state().then((state) => ({ workflowId: id, agent: state.agent, status: state.status, pending: state.pending }))]
+      : await findWaitingRuns(client, (unreadable, error) => ctx.output.err(`${unreadable}: could not read its state (${error.message})`));
     if (ctx.json) {
       printJson(ctx.output, runs);
       return 0;
