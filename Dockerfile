@@ -11,7 +11,7 @@ COPY scripts/build.cjs ./scripts/
 COPY src ./src
 # --build-arg BUNDLE_FLAGS=--encrypted-failures for workers that encrypt payloads.
 ARG BUNDLE_FLAGS=""
-RUN npm run build && node dist/client/cli/main.js bundle --out dist/workflow-bundle.js $BUNDLE_FLAGS
+RUN npm run build && node dist/cli/main.js bundle --out dist/workflow-bundle.js $BUNDLE_FLAGS
 
 FROM node:20-slim
 ENV NODE_ENV=production \
@@ -31,4 +31,4 @@ RUN mkdir -p workspace agents && chown node:node workspace
 USER node
 # Your agents: mount them at /app/agents (docker-compose.yml does) or COPY them there in an image
 # FROM this one; AGENT_MODULE names the module that exports `agents`.
-CMD ["node", "dist/worker/main.js"]
+CMD ["node", "bin/durable-agent.cjs", "worker"]

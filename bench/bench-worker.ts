@@ -1,7 +1,7 @@
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/create-activities';
-import { queryConversationReader } from '../src/client/conversation-reader';
+import { queryConversationReader } from '../src/activities/query-conversation-reader';
 import { createChatModel } from '../src/model/create-chat-model';
 import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
 import { agentBundleOptions } from '../src/worker/agent-bundle-options';

@@ -6,8 +6,12 @@ export interface FloorActivities {
 
 const { noop } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
 
-/** The floor of the benchmark: a bare workflow running two no-op activities in sequence. */
+/**
+ * The fair floor of one iteration: a bare workflow running as many no-op activities in sequence as
+ * one agent iteration must record: model, tool, model.
+ */
 export async function floorWorkflow(): Promise<void> {
+  await noop();
   await noop();
   await noop();
 }

@@ -1,4 +1,5 @@
 // `npm run bench`: the whole performance story in one run, against one local dev server.
+// `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
 //   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub (default: all)
@@ -13,6 +14,7 @@
 //   BENCH_PARKED_TIMEOUT     P3 longest wait for each phase, in seconds (600)
 //   BENCH_PARALLEL_RUNS      P5 runs (3)
 import { AgentClient } from '../src/client/agent-client';
+import { runClusterBench, wantsClusterBench } from './cluster-bench';
 import { measureConversationTurns } from './conversation-turns';
 import { measureSubAgentCall } from './sub-agent-call';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,13 +22,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { startScriptedModelServer } from '../src/testing/scripted-model-server';
+import { startModelServerProcess } from './model-server-process';
 import { ensureSearchAttributes } from '../src/worker/ensure-search-attributes';
 import { bundleBenchWorkflows, startBenchWorker } from './bench-worker';
 import { measureCliTimings, reportCliTimings } from './cli-timings';
 import { measureHistoryGrowth } from './history-growth';
 import { loadAverage } from './load-average';
-import { benchModelScripts } from './model-scripts';
 import { measureOneIteration } from './one-iteration';
 import { measureParallelTools } from './parallel-tools';
 import { measureParkedRuns } from './parked-memory';
@@ -54,6 +55,7 @@ const PARALLEL_RUNS = setting('BENCH_PARALLEL_RUNS', 3);
 const TASK_QUEUE = 'bench';
 
 async function main(): Promise<void> {
+  if (wantsClusterBench()) return runClusterBench();
   const parts = selectedParts(process.env.BENCH_ONLY);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   console.log(`durable-agent bench: ${[...parts].join(', ')}; node ${process.version}; ${loadAverage()}`);
@@ -68,7 +70,8 @@ async function main(): Promise<void> {
     dbFile: join(stateDir, 'bench.sqlite'),
     log: () => undefined,
   });
-  const model = await startScriptedModelServer(benchModelScripts());
+  // In a process of its own: the bench process's CPU is then the worker's (and the client's).
+  const model = await startModelServerProcess();
   const rows: SummaryRow[] = [];
   let failed = false;
   // A part that fails is reported and the others still run, so the table shows what was measured.
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
     await part('p1', async () => {
       const worker = await benchWorker();
       try {
-        return await measureOneIteration({ client, taskQueue: TASK_QUEUE, warmup: WARMUP, rounds: ROUNDS });
+        return await measureOneIteration({ client, taskQueue: TASK_QUEUE, warmup: WARMUP, rounds: ROUNDS, serverPid: server.pid });
       } finally {
         await worker.stop();
       }
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
       const worker = await benchWorker();
       try {
         await part('p2', () =>
-          measureThroughput({ client, taskQueue: TASK_QUEUE, runs: THROUGHPUT_RUNS, rounds: THROUGHPUT_ROUNDS, iterations: 5, floorActivities: 10 }),
+          measureThroughput({ client, taskQueue: TASK_QUEUE, runs: THROUGHPUT_RUNS, rounds: THROUGHPUT_ROUNDS, iterations: 6, floorActivities: 11, serverPid: server.pid }),
         );
         await part('p4', () => measureHistoryGrowth({ client, taskQueue: TASK_QUEUE, short: 5, long: 50 }));
         await part('p5', () => measureParallelTools({ client, taskQueue: TASK_QUEUE, runs: PARALLEL_RUNS }));

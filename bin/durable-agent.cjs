@@ -6,10 +6,10 @@
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const sources = join(__dirname, '..', 'src', 'client', 'cli', 'main.ts');
+const sources = join(__dirname, '..', 'src', 'cli', 'main.ts');
 if (existsSync(sources)) {
   require('tsx/cjs');
   require(sources);
 } else {
-  require(join(__dirname, '..', 'dist', 'client', 'cli', 'main.js'));
+  require(join(__dirname, '..', 'dist', 'cli', 'main.js'));
 }

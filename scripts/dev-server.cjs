@@ -14,16 +14,23 @@ const { spawn, spawnSync, execFile } = require('node:child_process');
 const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'AgentTotalTokens=Int', 'AgentSessionId=Keyword', 'AgentTurns=Int'];
 
 /**
- * Dynamic configuration of the dev server (README, "What a cluster should enable"): eager
+ * Dynamic configuration of the dev server (docs/production.md, "What a cluster should enable"): eager
  * activity dispatch, eager workflow start, and a history shard that loads new tasks as they come.
  * The dev server has one shard, which by default loads new tasks at most 20 times a second: that
  * alone added ~35 ms before every workflow task (measured: 2 no-op activities took 150 ms, 53 ms
  * with the limit raised), a bound a cluster with hundreds of shards does not meet.
+ *
+ * The last one refuses an update of 2 MiB - 64 KiB or more (counted with the run's other updates
+ * in flight) before it reaches the run. Without it the server hands such an update to the worker,
+ * whose refusal carries the request back and so is over the 2 MiB blob limit, and Server 1.32
+ * panics in RespondWorkflowTaskCompleted (test/workflows/boundary/oversized-update-server.test.ts).
+ * The 64 KiB leave room for the reason.
  */
 const DEV_SERVER_DYNAMIC_CONFIG = [
   'system.enableActivityEagerExecution=true',
   'system.enableEagerWorkflowStart=true',
   'history.transferProcessorMaxPollRPS=1000',
+  'history.maxInFlightUpdatePayloads=2031616',
 ];
 
 const ROOT = path.resolve(__dirname, '..');
@@ -106,7 +113,7 @@ function withParentDeathSignal(command, args) {
   return pdeathsigSupport ? ['setpriv', ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
 }
 
-function devServerArgs({ port, uiPort, dbFile, headless, namespace }) {
+function devServerArgs({ port, uiPort, dbFile, headless, namespace, dynamicConfig }) {
   const args = [
     'server', 'start-dev',
     '--ip', HOST,
@@ -116,7 +123,7 @@ function devServerArgs({ port, uiPort, dbFile, headless, namespace }) {
     '--sqlite-pragma', 'synchronous=OFF',
     '--log-level', 'warn',
   ];
-  for (const setting of DEV_SERVER_DYNAMIC_CONFIG) args.push('--dynamic-config-value', setting);
+  for (const setting of dynamicConfig) args.push('--dynamic-config-value', setting);
   for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
   if (namespace !== 'default') args.push('--namespace', namespace);
   if (headless) args.push('--headless');
@@ -208,6 +215,7 @@ async function startDevServer({
   dbFile = DEFAULT_DB_FILE,
   headless = false,
   namespace = 'default',
+  dynamicConfig = DEV_SERVER_DYNAMIC_CONFIG,
   log = () => {},
   startTimeoutMs = 60000,
 } = {}) {
@@ -224,7 +232,7 @@ async function startDevServer({
   const absoluteDb = path.resolve(dbFile);
   fs.mkdirSync(path.dirname(absoluteDb), { recursive: true });
   const logFile = `${absoluteDb}.log`;
-  const args = devServerArgs({ port, uiPort, dbFile: absoluteDb, headless, namespace });
+  const args = devServerArgs({ port, uiPort, dbFile: absoluteDb, headless, namespace, dynamicConfig });
   const [command, commandArgs] = withParentDeathSignal(cliPath, args);
   log(`starting Temporal dev server on ${address} (db ${absoluteDb}${headless ? '' : `, UI port ${uiPort}`})`);
 

@@ -5,6 +5,8 @@ export interface StartDevServerOptions {
   dbFile?: string;
   headless?: boolean;
   namespace?: string;
+  /** `key=value` settings instead of DEV_SERVER_DYNAMIC_CONFIG. */
+  dynamicConfig?: readonly string[];
   log?: (message: string) => void;
   startTimeoutMs?: number;
 }
@@ -24,7 +26,7 @@ export interface DevServer {
 }
 
 export declare const SEARCH_ATTRIBUTE_FLAGS: readonly string[];
-/** `key=value` dynamic configuration the dev server starts with (eager dispatch). */
+/** `key=value` dynamic configuration the dev server starts with (eager dispatch, the update size limit). */
 export declare const DEV_SERVER_DYNAMIC_CONFIG: readonly string[];
 export declare const DEFAULT_DB_FILE: string;
 export declare function startDevServer(options: StartDevServerOptions): Promise<DevServer>;

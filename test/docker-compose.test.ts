@@ -156,7 +156,7 @@ describeCompose(title, () => {
     expect(worker.build?.context).toBe(ROOT);
     expect(worker.build?.dockerfile).toBe('Dockerfile');
     expect(worker.image).toBe('durable-agent-worker');
-    expect(worker.command).toBeNull(); // the image's CMD: node dist/worker/main.js
+    expect(worker.command).toBeNull(); // the image's CMD: durable-agent worker
     expect(worker.container_name).toBeUndefined();
     expect(worker.ports).toBeUndefined();
     expect(worker.depends_on?.['temporal-search-attributes']?.condition).toBe('service_completed_successfully');
@@ -174,7 +174,7 @@ describeCompose(title, () => {
   test('the worker: health from its health file; exit 0 (missing configuration) is not restarted, failures are', () => {
     const worker = services.worker!;
     expect(worker.restart).toBe('on-failure');
-    expect(worker.healthcheck?.test).toEqual(['CMD', 'node', 'dist/worker/health-check.js']);
+    expect(worker.healthcheck?.test).toEqual(['CMD', 'node', 'bin/durable-agent.cjs', 'health']);
   });
 
   test('worker environment: connection, model, versioning, encryption and tracing variables, each read by the code', () => {
@@ -200,13 +200,13 @@ describeCompose(title, () => {
     expect(demo.environment).toMatchObject({ AGENT_DEMO: '1', TEMPORAL_TASK_QUEUE: 'durable-agent-demo' });
     expect(demo.environment).not.toHaveProperty('AGENT_MODULE');
     expect(demo.environment?.TEMPORAL_TASK_QUEUE).not.toBe(services.worker!.environment?.TEMPORAL_TASK_QUEUE);
-    expect(demo.healthcheck?.test).toEqual(['CMD', 'node', 'dist/worker/health-check.js']);
+    expect(demo.healthcheck?.test).toEqual(['CMD', 'node', 'bin/durable-agent.cjs', 'health']);
   });
 
   test('the codec server runs `durable-agent codec-server` from the same image, reachable from the browser', () => {
     const codec = everything['codec-server']!;
     expect(codec.image).toBe('durable-agent-worker');
-    expect(codec.command?.slice(0, 3)).toEqual(['node', 'dist/client/cli/main.js', 'codec-server']);
+    expect(codec.command?.slice(0, 3)).toEqual(['node', 'dist/cli/main.js', 'codec-server']);
     expect(codec.command).toEqual(expect.arrayContaining(['--host', '0.0.0.0', '--port', '8888']));
     expect(codec.environment).toHaveProperty('AGENT_ENCRYPTION_KEYS');
     expect(codec.ports).toEqual([expect.objectContaining({ target: 8888, host_ip: '127.0.0.1' })]);
@@ -243,7 +243,7 @@ describe('deployment files agree with the code', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim$/m);
     expect(dockerfile).toContain('npm ci --omit=dev');
     expect(dockerfile).toContain('npm run build');
-    expect(dockerfile).toMatch(/^CMD \["node", "dist\/worker\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "bin\/durable-agent\.cjs", "worker"\]$/m);
     expect(dockerfile).not.toMatch(/\btsx\b/);
   });
 
@@ -258,7 +258,7 @@ describe('deployment files agree with the code', () => {
   });
 
   test('the scripts the compose file runs exist in the sources', () => {
-    for (const source of ['src/worker/main.ts', 'src/worker/health-check.ts', 'src/client/cli/main.ts', 'src/client/cli/commands/codec-server.ts']) {
+    for (const source of ['src/cli/commands/worker.ts', 'src/cli/commands/health.ts', 'src/cli/main.ts', 'src/cli/commands/codec-server.ts']) {
       expect({ source, exists: existsSync(join(ROOT, source)) }).toEqual({ source, exists: true });
     }
   });

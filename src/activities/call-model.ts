@@ -1,29 +1,18 @@
 import { Context } from '@temporalio/activity';
 import { windowedMessages } from '../common/memory';
 import { appendToSystem } from '../common/system-addition';
-import type { CallModelInput, CallModelOutput, CallModelRequest } from './activity-types';
+import type { CallModelInput, CallModelOutput, CallModelRequest, ChatModelPort, ModelHeartbeat } from '../common/contracts/model-call';
 import { ConversationCache } from './conversation-cache';
 import { conversationForCall } from './conversation-for-call';
-import type { ConversationReader } from '../client/conversation-reader';
-import { withAutoHeartbeat } from './auto-heartbeat';
+import type { ConversationReader } from '../common/contracts/conversation-reader';
+import { runAttempt, type AttemptControls } from './step-attempt';
+import { FailureTypes } from '../common/failures';
 import { composeMiddleware, type Middleware } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { observeModelCall } from '../telemetry/observe-model-call';
 
-/** The model client the worker was given (see src/model). */
-export interface ChatModelPort {
-  complete(
-    request: Omit<Pick<CallModelInput, 'model' | 'messages' | 'tools' | 'settings'>, 'model'> & { model?: string },
-    options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void; onChunk?: () => void },
-  ): Promise<{ message: CallModelOutput['message']; usage: CallModelOutput['usage']; model: string }>;
-}
-
-export interface ModelHeartbeat {
-  model: string;
-  iteration: number;
-  text: string;
-  /** Temporal keeps the last details across retries; this tells a reader they are stale. */
-  attempt: number;
+function heartbeatTimeoutMs(): number {
+  return Context.current().info.heartbeatTimeoutMs ?? 60_000;
 }
 
 export function callModelActivity(
@@ -34,22 +23,30 @@ export function callModelActivity(
   cache: ConversationCache = new ConversationCache(),
 ) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
-  const complete = async (input: CallModelInput): Promise<CallModelOutput> => {
+  const complete = (input: CallModelInput): Promise<CallModelOutput> => {
+    const label = input.model || input.settings.name || 'the default model';
+    const attempt = {
+      budget: input.budget,
+      subject: `Model ${label}`,
+      timeoutType: FailureTypes.modelTimeout,
+      // A stream that stops sending chunks is the model's failure, not the worker's: it counts.
+      ...(input.settings.stream && input.budget ? { idleMs: heartbeatTimeoutMs() } : {}),
+    };
+    return runAttempt(attempt, (controls) => completeOnce(input, controls));
+  };
+  const completeOnce = async (input: CallModelInput, controls: AttemptControls): Promise<CallModelOutput> => {
     const ctx = Context.current();
     const request = { model: input.model || undefined, messages: input.messages, tools: input.tools, settings: input.settings };
-    const heartbeat = (text: string) => ctx.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt } satisfies ModelHeartbeat);
-    if (input.settings.stream) {
-      // Streaming heartbeats only when chunks arrive, so a stalled stream hits the heartbeat timeout.
-      // The SDK throttles heartbeats, so one per chunk is cheap.
-      let text = '';
-      const response = await model.complete(request, {
-        signal: ctx.cancellationSignal,
-        onText: (textSoFar) => heartbeat((text = textSoFar)),
-        onChunk: () => heartbeat(text),
-      });
-      return { message: response.message, usage: response.usage, model: response.model };
-    }
-    const response = await withAutoHeartbeat(() => model.complete(request, { signal: ctx.cancellationSignal }));
+    const heartbeat = (text: string) => controls.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt } satisfies ModelHeartbeat);
+    const response = await model.complete(request, {
+      signal: controls.signal,
+      ...(input.settings.stream
+        ? {
+            onText: (textSoFar: string) => heartbeat(textSoFar),
+            onChunk: controls.touch,
+          }
+        : {}),
+    });
     return { message: response.message, usage: response.usage, model: response.model };
   };
   const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, (input) => observeModelCall(tracing, input, () => complete(input)));

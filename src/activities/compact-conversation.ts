@@ -1,32 +1,12 @@
 import { Context } from '@temporalio/activity';
-import type { ModelSettings } from '../common/agent';
-import type { Message, TokenUsage } from '../common/messages';
-import { withAutoHeartbeat } from './auto-heartbeat';
-import type { ChatModelPort } from './call-model';
+import type { Message } from '../common/messages';
+import type { CompactConversationOutput, CompactConversationRequest } from '../common/contracts/compaction';
+import { runAttempt } from './step-attempt';
+import { FailureTypes } from '../common/failures';
+import type { ChatModelPort } from '../common/contracts/model-call';
 import type { ConversationCache } from './conversation-cache';
 import { conversationPrefix } from './conversation-for-call';
-import type { ConversationReader } from '../client/conversation-reader';
-
-export interface CompactConversationRequest {
-  agent: string;
-  /** The model that writes the summary; '' for the worker's default. */
-  model: string;
-  settings: ModelSettings;
-  /** The conversation's identity (as in model calls) and the messages to summarise: `from` up to `upTo`. */
-  conversationId: string;
-  from: number;
-  upTo: number;
-  /** The summary that already stands for the messages before `from`. */
-  previousSummary?: string;
-  /** The most characters of transcript the summary request carries (newest kept). */
-  maxChars: number;
-}
-
-export interface CompactConversationOutput {
-  summary: string;
-  usage: TokenUsage;
-  model: string;
-}
+import type { ConversationReader } from '../common/contracts/conversation-reader';
 
 const PER_MESSAGE_CHARS = 4000;
 
@@ -73,7 +53,8 @@ export function compactConversationActivity(model: ChatModelPort, reader: Conver
     const { workflowId, runId } = ctx.info.workflowExecution ?? { workflowId: '', runId: '' };
     const { messages } = await conversationPrefix(request.conversationId, request.upTo, { workflowId, runId }, cache, reader);
     const earlier = request.previousSummary ? `Summary so far:\n${request.previousSummary}\n\nThe conversation since:\n` : 'The conversation:\n';
-    const response = await withAutoHeartbeat(() =>
+    const attempt = { budget: request.budget, subject: `Model ${request.model || request.settings.name || 'the default model'}`, timeoutType: FailureTypes.modelTimeout };
+    const response = await runAttempt(attempt, (controls) =>
       model.complete(
         {
           model: request.model || undefined,
@@ -84,7 +65,7 @@ export function compactConversationActivity(model: ChatModelPort, reader: Conver
           tools: [],
           settings: { ...request.settings, stream: false, toolChoice: undefined, parallelToolCalls: undefined },
         },
-        { signal: ctx.cancellationSignal },
+        { signal: controls.signal },
       ),
     );
     return { summary: response.message.content ?? '', usage: response.usage, model: response.model };

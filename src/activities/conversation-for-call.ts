@@ -1,8 +1,8 @@
 import type { Message } from '../common/messages';
-import type { CallModelRequest } from './activity-types';
+import type { CallModelRequest } from '../common/contracts/model-call';
 import { jsonChars } from '../common/messages';
 import type { CachedConversation, ConversationCache } from './conversation-cache';
-import type { ConversationReader } from '../client/conversation-reader';
+import type { ConversationReader } from '../common/contracts/conversation-reader';
 
 /**
  * The messages a model call is for: the worker's cached prefix (or the run's paged query on a miss)

@@ -1,8 +1,9 @@
 import type { AgentRegistry } from '../toolkit/agent-registry';
-import { callModelActivity, type ChatModelPort } from './call-model';
+import { callModelActivity } from './call-model';
+import type { ChatModelPort } from '../common/contracts/model-call';
 import { compactConversationActivity } from './compact-conversation';
 import { ConversationCache } from './conversation-cache';
-import type { ConversationReader } from '../client/conversation-reader';
+import type { ConversationReader } from '../common/contracts/conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import { executeToolActivity } from './execute-tool';
 import type { Middleware } from './middleware';

@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../common/failures';
 import type { AgentRegistry, RegisteredAgent } from '../toolkit/agent-registry';
-import type { AgentDescriptor, DescribeAgentInput } from './activity-types';
+import type { AgentDescriptor } from '../common/agent';
+import type { DescribeAgentInput } from '../common/contracts/describe-agent';
 
 export function requireAgent(registry: AgentRegistry, name: string): RegisteredAgent {
   const agent = registry.get(name);

@@ -4,9 +4,11 @@ import { FailureTypes } from '../common/failures';
 import type { AgentRegistry } from '../toolkit/agent-registry';
 import type { ToolContext } from '../toolkit/define-tool';
 import { RetryableToolError, ToolSuspendedError } from '../toolkit/tool-errors';
+import { describeThrown } from '../toolkit/describe-thrown';
 import { boundToolResult, errorResult, toToolResult } from '../toolkit/tool-result';
-import type { ExecuteToolInput, ExecuteToolOutput, ToolCallResult } from './activity-types';
-import { withAutoHeartbeat } from './auto-heartbeat';
+import type { ExecuteToolInput, ExecuteToolOutput, RanToolOutput, ToolCallResult } from '../common/contracts/tool-calls';
+import { prepareOne } from './prepare-tool-calls';
+import { runAttempt, type AttemptControls } from './step-attempt';
 import { requireAgent } from './describe-agent';
 import { composeMiddleware, type Middleware, type ToolCallInfo } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
@@ -27,6 +29,19 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
   const steps = middleware.flatMap((m) => (m.onToolCall ? [m.onToolCall.bind(m)] : []));
 
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
+    // Another worker may have the tool (its MCP server connected): that is for the total timeout to bound, not the call's attempts.
+    const attempt = { budget: input.budget, subject: `Tool '${input.tool}'`, timeoutType: FailureTypes.toolTimeout, uncounted: [FailureTypes.toolUnavailable] };
+    return runAttempt(attempt, async (controls) => {
+      if (!input.check) return executeOnce(input, controls);
+      // Checked here rather than in a local activity of its own: one activity for a call the rules allow.
+      const { call, mode, sessionRules } = input.check;
+      const prepared = await prepareOne(requireAgent(registry, input.agent), call, { mode, sessionRules, runtime: input.runtime, onMissing: 'fail' });
+      if (prepared.outcome !== 'run') return { kind: 'checked', prepared };
+      return { kind: 'checked', prepared, ran: await executeOnce({ ...input, input: prepared.input }, controls) };
+    });
+  };
+
+  async function executeOnce(input: ExecuteToolInput, controls: AttemptControls): Promise<RanToolOutput> {
     const activity = Context.current();
     const agent = requireAgent(registry, input.agent);
     const tool = agent.toolkit.get(input.tool);
@@ -45,8 +60,8 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
       runId,
       callId: input.callId,
       idempotencyKey: `${workflowId}:${input.callId}`,
-      signal: activity.cancellationSignal,
-      heartbeat: (details) => activity.heartbeat(details),
+      signal: controls.signal,
+      heartbeat: (details) => controls.heartbeat({ details }),
       suspend: (reason = 'waiting for an external result') => {
         throw new ToolSuspendedError(reason);
       },
@@ -60,17 +75,16 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
         if (error instanceof ToolSuspendedError) throw new SuspendSignal(error.reason);
         if (error instanceof RetryableToolError) throw ApplicationFailure.retryable(error.message, FailureTypes.toolRetryable);
         if (isApplicationFailure(error)) throw error;
-        if (activity.cancellationSignal.aborted) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        return errorResult(`Error: Tool execution failed: ${message || 'unknown error'}`, input.maxResultChars);
+        if (controls.signal.aborted) throw error;
+        return errorResult(`Error: Tool execution failed: ${describeThrown(error) || 'unknown error'}`, input.maxResultChars);
       }
     };
     const run = composeMiddleware<ToolCallInfo, ToolCallResult>(steps, innermost);
     const call: ToolCallInfo = { agent: input.agent, tool: input.tool, callId: input.callId, input: input.input, runtime: input.runtime, workflowId };
     const observed = { agent: input.agent, tool: input.tool, callId: input.callId, description: tool.spec.description, workflowId, input: input.input };
-    return observeToolCall(tracing, observed, async (): Promise<ExecuteToolOutput> => {
+    return observeToolCall(tracing, observed, async (): Promise<RanToolOutput> => {
       try {
-        const result = await withAutoHeartbeat(() => run(call));
+        const result = await run(call);
         if (result.content === '') {
           return { kind: 'result', result: errorResult('Error: Tool execution failed: Tool completed without returning a result') };
         }
@@ -81,5 +95,5 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
         throw error;
       }
     });
-  };
+  }
 }

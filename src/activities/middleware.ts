@@ -1,5 +1,6 @@
 import type { RuntimeContext } from '../common/runtime';
-import type { CallModelInput, CallModelOutput, ToolCallResult } from './activity-types';
+import type { CallModelInput, CallModelOutput } from '../common/contracts/model-call';
+import type { ToolCallResult } from '../common/contracts/tool-calls';
 
 export interface ToolCallInfo {
   agent: string;

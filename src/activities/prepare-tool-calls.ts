@@ -8,7 +8,7 @@ import type { AgentRegistry, RegisteredAgent } from '../toolkit/agent-registry';
 import type { RegisteredTool } from '../toolkit/registered-tool';
 import { errorResult } from '../toolkit/tool-result';
 import { parseToolArguments } from '../toolkit/validate-input';
-import type { PreparedCall, PrepareToolCallsInput, ValidateEditedInputInput, ValidateEditedInputOutput } from './activity-types';
+import type { PreparedCall, PrepareToolCallsInput, ValidateEditedInputInput, ValidateEditedInputOutput } from '../common/contracts/tool-calls';
 import { requireAgent } from './describe-agent';
 
 /** Model input (or a person's edited input) with the agent's presets merged over it: the preset wins. */
@@ -39,7 +39,7 @@ async function ownCheck(
   return { behavior: permission, reason: `the tool '${tool.spec.name}' declares permission '${permission}'` };
 }
 
-async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: PrepareToolCallsInput): Promise<PreparedCall> {
+export async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: Omit<PrepareToolCallsInput, 'agent' | 'calls'>): Promise<PreparedCall> {
   const base = { callId: call.id, tool: call.name };
   const tool = agent.toolkit.get(call.name);
   if (!tool) {

@@ -5,14 +5,15 @@ import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
+import { checkStartInputSize } from './start-input-size';
 import { checkedConversationOptions, Conversation, conversationWorkflowId, type ConversationOptions } from './conversation';
-import { readClientConfig, runWebUiLink, type ClientConfig } from './client-config';
+import { readClientConfig, runWebUiLink, webUiUrlFor, type ClientConfig } from './client-config';
 import { connectClient } from '../connection/connect-client';
 import { dataConverterFromEnv } from '../codec/encrypted-data-converter';
 import { splitConnectionOverrides, type ConnectionOverrides } from '../connection/connection-overrides';
 import type { TelemetryOptions } from '../telemetry/telemetry-options';
-import { resolveTracing, type Tracing } from '../telemetry/tracing';
-import { withClientTracing } from '../telemetry/client-tracing';
+import type { Tracing } from '../telemetry/tracing';
+import { tracingWanted } from '../telemetry/traces-exporter';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 
 export interface StartOptions {
@@ -97,10 +98,12 @@ export class AgentClient {
     const dataConverter = givenConverter ?? dataConverterFromEnv().dataConverter;
     const settings = given ? undefined : resolveConnectionSettings(overrides);
     const { address, namespace } = settings ?? resolveConnectionTarget(overrides);
-    const config: ClientConfig = { ...readClientConfig(), ...own, address, namespace };
+    const env = readClientConfig();
+    const config: ClientConfig = { ...env, ...own, webUiUrl: own.webUiUrl ?? env.webUiUrl ?? webUiUrlFor(address), address, namespace };
     const connection = given ?? (await connectClient(settings!));
-    const tracing = resolveTracing(telemetry);
-    const interceptors = withClientTracing(tracing, givenInterceptors);
+    // OpenTelemetry loads only when tracing is on.
+    const tracing = tracingWanted(telemetry) ? (require('../telemetry/tracing') as typeof import('../telemetry/tracing')).resolveTracing(telemetry) : undefined;
+    const interceptors = tracing ? (require('../telemetry/client-tracing') as typeof import('../telemetry/client-tracing')).withClientTracing(tracing, givenInterceptors) : givenInterceptors;
     const client = new Client({ connection, namespace, dataConverter, ...(interceptors ? { interceptors } : {}) });
     return new AgentClient(client, config, given ? undefined : (connection as Connection), tracing, eagerStart ?? false);
   }
@@ -111,21 +114,22 @@ export class AgentClient {
       ...(options.userId !== undefined ? { userId: options.userId } : {}),
       ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     };
+    const workflowId = options.id ?? `${agent}-${Math.random().toString(36).slice(2, 10)}`;
+    const input = {
+      agent,
+      prompt: options.prompt,
+      runtime,
+      options: {
+        ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),
+        ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
+      },
+    };
+    checkStartInputSize(agent, workflowId, input, this.config.maxPayloadBytes);
     const handle = await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
       taskQueue: this.config.taskQueue,
-      workflowId: options.id ?? `${agent}-${Math.random().toString(36).slice(2, 10)}`,
+      workflowId,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [
-        {
-          agent,
-          prompt: options.prompt,
-          runtime,
-          options: {
-            ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),
-            ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
-          },
-        },
-      ],
+      args: [input],
       typedSearchAttributes: [
         { key: AGENT_NAME, value: agent },
         { key: AGENT_STATUS, value: 'running' },

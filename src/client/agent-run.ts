@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../common/failures';
 import {
   approveAllSignal,
+  conversationPageQuery,
   decideUpdate,
   eventsQuery,
   setGroupsSignal,
@@ -16,7 +17,7 @@ import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult }
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
-import { queryConversationReader } from './conversation-reader';
+import { readConversationPages } from '../common/contracts/conversation-reader';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
 import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
@@ -63,7 +64,13 @@ export class AgentRun {
   async result(): Promise<AgentRunResult> {
     const result = await this.handle.result();
     if (result.messageCount === undefined || result.messageCount <= result.messages.length) return result;
-    const earlier = await queryConversationReader({ workflow: this.handle.client }).readRange(this.workflowId, undefined, 0, result.messageCount - result.messages.length);
+    const missing = result.messageCount - result.messages.length;
+    const earlier = await readConversationPages(
+      (page) => this.handle.query(conversationPageQuery, page),
+      0,
+      missing,
+      (got) => new Error(`Run ${this.workflowId} answered ${got} of its first ${missing} messages`),
+    );
     const { messageCount: _count, ...whole } = result;
     return { ...whole, messages: [...earlier, ...result.messages] };
   }

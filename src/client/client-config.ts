@@ -10,11 +10,25 @@ export interface ClientConfig {
 }
 
 /** The client's own settings; address, namespace, TLS and API key come from resolveConnectionSettings. */
-export function readClientConfig(env: NodeJS.ProcessEnv = process.env): Omit<ClientConfig, 'address' | 'namespace'> {
-  return {
-    taskQueue: env.TEMPORAL_TASK_QUEUE || 'durable-agent',
-    webUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/$/, ''),
-  };
+export function readClientConfig(env: NodeJS.ProcessEnv = process.env): Omit<ClientConfig, 'address' | 'namespace' | 'webUiUrl'> & { webUiUrl?: string } {
+  const ui = env.TEMPORAL_UI_URL?.trim();
+  return { taskQueue: env.TEMPORAL_TASK_QUEUE || 'durable-agent', ...(ui ? { webUiUrl: ui.replace(/\/$/, '') } : {}) };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * The Web UI of the server at `address`, when TEMPORAL_UI_URL does not say: Temporal Cloud's for a
+ * Cloud endpoint; a dev server's (its frontend port + 1000, `temporal server start-dev`'s default)
+ * on loopback; port 8080 (the UI image's default) on the frontend's host otherwise.
+ */
+export function webUiUrlFor(address: string): string {
+  const at = address.lastIndexOf(':');
+  const host = at > 0 ? address.slice(0, at) : address;
+  const port = Number(address.slice(at + 1));
+  if (/\.tmprl\.cloud$/i.test(host)) return 'https://cloud.temporal.io';
+  if (LOOPBACK.has(host)) return `http://localhost:${Number.isInteger(port) && port > 0 ? port + 1000 : 8233}`;
+  return `http://${host}:8080`;
 }
 
 export function runWebUiLink(config: Pick<ClientConfig, 'webUiUrl' | 'namespace'>, workflowId: string, runId?: string): string {

@@ -1,4 +1,5 @@
-import type { PendingCall, RunStatus } from '../common/run';
+import { isPayloadDecryptionError } from '../codec/payload-decryption-error';
+import type { AgentRunState, PendingCall, RunStatus } from '../common/run';
 import type { AgentClient } from './agent-client';
 
 export interface WaitingRun {
@@ -9,28 +10,74 @@ export interface WaitingRun {
 }
 
 /**
+ * Why a run that visibility lists as waiting could not be read: its state cannot be decrypted here
+ * (no keys, or not its key), no worker answered the state query in time, or another error.
+ */
+export type UnreadableReason = 'undecryptable' | 'no_answer' | 'error';
+
+/** A run visibility lists as waiting whose calls are unknown: its agent and status as visibility has them. */
+export interface UnreadableRun {
+  workflowId: string;
+  agent?: string;
+  status?: string;
+  unreadable: { reason: UnreadableReason; message: string };
+}
+
+export interface WaitingRuns {
+  runs: WaitingRun[];
+  unreadable: UnreadableRun[];
+}
+
+/** How long a run's workers get to answer its state query. */
+export const WAITING_STATE_TIMEOUT_MS = 5_000;
+
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+function unreadableBecause(error: unknown, timeoutMs: number): UnreadableRun['unreadable'] {
+  const { message, cause } = error as Error & { cause?: { code?: number; message?: string } };
+  if (isPayloadDecryptionError(error)) return { reason: 'undecryptable', message };
+  if (cause?.code === GRPC_DEADLINE_EXCEEDED) return { reason: 'no_answer', message: `no worker answered its state query within ${timeoutMs / 1000} s` };
+  // The server's own answer when no worker has polled the run's task queue for a while.
+  if (cause?.message && /no poller seen/.test(cause.message)) return { reason: 'no_answer', message: cause.message };
+  return { reason: 'error', message: cause?.message && !message.includes(cause.message) ? `${message}: ${cause.message}` : message };
+}
+
+/**
  * Every open run that waits for a person (through visibility), with its waiting calls. A
  * sub-agent's call shows in its own run and in every run above it: it is listed once, under the
  * topmost (parents' ids are prefixes of their children's). A run whose state cannot be read is
- * reported to `onUnreadable` and left out, so it does not hide the others.
+ * returned apart with the reason, so it neither hides the others nor goes unmentioned (unless a run
+ * above it listed its calls).
  */
-export async function findWaitingRuns(client: AgentClient, onUnreadable: (workflowId: string, error: Error) => void): Promise<WaitingRun[]> {
-  const ids = (await client.list({ query: `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`, limit: 100 }))
+export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_STATE_TIMEOUT_MS): Promise<WaitingRuns> {
+  const listed = (await client.list({ query: `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`, limit: 100 }))
     .filter((run) => run.temporalStatus === 'RUNNING')
-    .map((run) => run.workflowId)
-    .sort((a, b) => a.length - b.length);
-  const listed = new Set<string>();
-  const runs: WaitingRun[] = [];
-  for (const id of ids) {
-    try {
-      const state = await client.get(id).state();
-      const key = (call: PendingCall) => `${call.workflowId ?? id}/${call.callId}`;
-      const pending = state.pending.filter((call) => !listed.has(key(call)));
-      for (const call of pending) listed.add(key(call));
-      if (pending.length > 0) runs.push({ workflowId: id, agent: state.agent, status: state.status, pending });
-    } catch (error) {
-      onUnreadable(id, error as Error);
+    .sort((a, b) => a.workflowId.length - b.workflowId.length);
+  const answers = await Promise.all(
+    listed.map((run) =>
+      client.client.withDeadline(Date.now() + timeoutMs, () => client.get(run.workflowId).state()).then(
+        (state): { state: AgentRunState } => ({ state }),
+        (error: unknown) => ({ unreadable: unreadableBecause(error, timeoutMs) }),
+      ),
+    ),
+  );
+  const seen = new Set<string>();
+  /** Sub-agent runs whose calls a run above them listed. */
+  const holders = new Set<string>();
+  const result: WaitingRuns = { runs: [], unreadable: [] };
+  listed.forEach(({ workflowId, agent, status }, index) => {
+    const answer = answers[index]!;
+    if ('unreadable' in answer) {
+      if (!holders.has(workflowId)) result.unreadable.push({ workflowId, ...(agent ? { agent } : {}), ...(status ? { status } : {}), unreadable: answer.unreadable });
+      return;
     }
-  }
-  return runs;
+    const key = (call: PendingCall) => `${call.workflowId ?? workflowId}/${call.callId}`;
+    const pending = answer.state.pending.filter((call) => !seen.has(key(call)));
+    for (const call of pending) {
+      seen.add(key(call));
+      if (call.workflowId) holders.add(call.workflowId);
+    }
+    if (pending.length > 0) result.runs.push({ workflowId, agent: answer.state.agent, status: answer.state.status, pending });
+  });
+  return result;
 }

@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import type { ModelHeartbeat } from '../activities/call-model';
+import type { ModelHeartbeat } from '../common/contracts/model-call';
 
 /** The text a streaming model call has written so far, as its last heartbeat reported it. */
 export interface PartialText {

@@ -37,7 +37,7 @@ export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): Conf
 
 /** One line for a log: which key encrypts, how many decrypt; never key material. */
 export function describeEncryption(keys: EncryptionKeySet | undefined): string {
-  if (!keys) return 'payloads are not encrypted (no AGENT_ENCRYPTION_KEY_FILE or AGENT_ENCRYPTION_KEYS)';
+  if (!keys) return 'payloads not encrypted';
   const ids = Object.keys(keys.keys);
   return `payloads are encrypted with key '${keys.current}' (AES-256-GCM); ${ids.length} key(s) decrypt: ${ids.join(', ')}`;
 }

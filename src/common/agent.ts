@@ -2,9 +2,10 @@ import type { MemorySettings } from './memory';
 import type { Duration } from '@temporalio/common';
 import type { PermissionSettings } from './permissions';
 import type { PriceTable } from './pricing';
+import type { RuntimeFeature } from './runtime-features';
 import type { ToolGroupSpec, ToolSpec } from './tools';
 
-/** Request shaping for the model, all optional; see docs in the README. */
+/** Request shaping for the model, all optional; see docs/providers.md. */
 export interface ModelSettings {
   /** Model name sent to the endpoint; the worker's AGENT_MODEL when unset. */
   name?: string;
@@ -17,16 +18,22 @@ export interface ModelSettings {
   parallelToolCalls?: boolean;
   /** Extra JSON fields merged into the request body (provider-specific options). */
   extraBody?: Record<string, unknown>;
-  /** Start-to-close timeout of one model call attempt, e.g. '5m'. */
+  /** One model call attempt's time limit, e.g. '5m' (default); running past it counts against `maximumAttempts`. */
   timeout?: Duration;
   /**
-   * How long a model call may go without a sign of life before Temporal retries it (default 60s).
-   * Streaming calls heartbeat per chunk, so this bounds a stalled stream; raise it for models
-   * that think long before their first token.
+   * How long the worker running a model call may go silent before Temporal gives the call to
+   * another worker (default 60s). A streaming call that receives no chunk for this long fails as
+   * the model's own (counted) failure; raise it for models that think long before their first token.
    */
   heartbeatTimeout?: Duration;
-  /** Attempts per model of the chain (default 5). */
+  /**
+   * Attempts per model of the chain that the model's own failures may use (default 5): HTTP
+   * errors a retry may fix, a run past `timeout`, a stalled stream. Lost workers and an
+   * unreachable server use none.
+   */
   maximumAttempts?: number;
+  /** All attempts of one call together, retries after lost workers included; by default at least an hour. */
+  totalTimeout?: Duration;
   /** Prices per model name; with a table, results, state and events carry the cost. */
   prices?: PriceTable;
 }
@@ -56,4 +63,6 @@ export interface AgentDescriptor {
   maxPayloadBytes?: number;
   /** The context budget; none means the whole conversation is sent every time. */
   memory?: MemorySettings;
+  /** What the describing worker's workflow code may do that older code did not (see runtime-features.ts); absent before 0.5.0. */
+  runtimeFeatures?: RuntimeFeature[];
 }

@@ -1,5 +1,5 @@
-import { msToNumber } from '@temporalio/common/lib/time';
 import { defineUpdate } from '@temporalio/workflow';
+import { durationMs, durationProblem } from './duration';
 import type { TokenUsage } from './messages';
 import type { CarriedState, FinalStatus } from './run';
 import type { RuntimeContext } from './runtime';
@@ -9,13 +9,8 @@ export const DEFAULT_IDLE_TIMEOUT = '30 days';
 
 /** The idle timeout in ms (the default when unset); throws, naming the value, when it is not a positive duration. */
 export function idleTimeoutMs(value: ConversationInput['idleTimeout']): number {
-  let ms: number;
-  try {
-    ms = msToNumber((value ?? DEFAULT_IDLE_TIMEOUT) as Parameters<typeof msToNumber>[0]);
-  } catch {
-    ms = Number.NaN;
-  }
-  if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`idleTimeout ${JSON.stringify(value)} is not a duration (e.g. '30d', '2 hours').`);
+  const ms = durationMs(value ?? DEFAULT_IDLE_TIMEOUT);
+  if (ms === undefined) throw new TypeError(`${durationProblem('idleTimeout', value)}.`);
   return ms;
 }
 

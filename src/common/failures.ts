@@ -16,6 +16,10 @@ export const FailureTypes = {
   modelInvalidResponse: 'Model.InvalidResponse',
   /** A tool signalled an infrastructure fault that a retry may fix. */
   toolRetryable: 'Tool.Retryable',
+  /** A tool call ran past its own time limit (its `timeout`). */
+  toolTimeout: 'Tool.Timeout',
+  /** A step found no worker that could finish it within its total timeout (workers lost, timed out, or the server unreachable). */
+  stepTimeout: 'Agent.StepTimeout',
   /** The worker that got the call lacks the tool (e.g. its MCP server is not connected). */
   toolUnavailable: 'Tool.Unavailable',
   /** An update answered a call that waits in a sub-agent run; its details hold that run's workflow id. */

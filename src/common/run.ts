@@ -4,6 +4,7 @@ import type { AgentEvent } from './events';
 import type { Message, TokenUsage, ToolCall } from './messages';
 import type { PermissionDecision } from './permissions';
 import type { RuntimeContext } from './runtime';
+import type { ToolCallRecord } from './tool-call-record';
 
 /** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
 export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'cancelled', 'idle', 'ended'] as const;
@@ -93,9 +94,11 @@ export interface CarriedState {
   sessionRules: string[];
   events: AgentEvent[];
   nextEventSeq: number;
-  /** Decisions and results that arrived for calls the next run will handle. */
-  approvals: ApprovalDecision[];
-  submissions: SubmittedResult[];
+  /** Answers that arrived for calls the next run will handle, one record per call. */
+  calls?: ToolCallRecord[];
+  /** As runs of 0.4.0 and earlier carried such answers (read through a migration). */
+  approvals?: ApprovalDecision[];
+  submissions?: SubmittedResult[];
   continuedRuns: number;
   /** Messages the last model call was sent (absent in runs continued before the worker's conversation cache). */
   modelSeen?: number;
@@ -141,7 +144,10 @@ export interface AgentRunState {
   messages: Message[];
   /** How many messages the conversation has; absent from runs recorded before it existed. */
   messageCount?: number;
+  /** The calls that wait for a person or an outside result, the run's own and its sub-agents'. */
   pending: PendingCall[];
+  /** The record of each call of the batch being handled; absent from runs recorded before it existed. */
+  calls?: ToolCallRecord[];
   activeGroups: string[];
   sessionRules: string[];
   currentStep: string;

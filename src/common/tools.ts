@@ -10,6 +10,11 @@ export type ToolSource =
 
 /** Retry settings for a tool's activity, in Temporal's terms (durations like '2s'). */
 export interface ToolRetrySettings {
+  /**
+   * Attempts the call's own failures may use (a RetryableToolError, a run past `timeout`). A lost
+   * worker, a worker without the tool or an unreachable server uses none: those are retried within
+   * `totalTimeout`.
+   */
   maximumAttempts?: number;
   initialInterval?: Duration;
   backoffCoefficient?: number;
@@ -35,6 +40,8 @@ export interface ToolSpec {
   retry?: ToolRetrySettings;
   /** Heartbeat timeout for long tools that heartbeat, e.g. '10s'. */
   heartbeatTimeout?: Duration;
+  /** All attempts of one call together, crashes included (Temporal's schedule-to-close). */
+  totalTimeout?: Duration;
   /** The tool runs another agent as a child workflow (agentTool); its answer is the result. */
   subAgent?: SubAgentSpec;
 }

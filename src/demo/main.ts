@@ -1,7 +1,7 @@
 import { AgentClient } from '../client/agent-client';
-import { linesInput } from '../client/cli/cli-input';
-import { formatEvent, formatSubAgentEvent } from '../client/cli/format-event';
-import { runCli } from '../client/cli/run-cli';
+import { linesInput } from '../cli/cli-input';
+import { formatEvent, formatSubAgentEvent } from '../text/format-event';
+import { runCli } from '../cli/run-cli';
 import { startScriptedModelServer } from '../testing/scripted-model-server';
 import { createWorker } from '../worker/create-worker';
 import { readWorkerConfig } from '../worker/config';

@@ -1,14 +1,15 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
   type CallToolRequest,
-  type ElicitRequestFormParams,
   type CallToolResult,
   type Request,
+  type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes } from 'node:crypto';
@@ -16,9 +17,12 @@ import { z, type AnyZodObject } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import type { AgentClient } from '../client/agent-client';
 import { RunRequestRejectedError } from '../client/request-rejected';
-import { PACKAGE_VERSION } from '../version';
+import { StartInputTooLargeError } from '../client/start-input-size';
+import { PACKAGE_VERSION } from '../common/package-version';
 import { followAgentCall } from './follow-agent-call';
 import { followTask } from './follow-task';
+import { formElicitor, supportsFormElicitation } from './form-elicitor';
+import { OpenRequests } from './open-requests';
 import { RUN_TOOLS } from './run-tools';
 import { TASK_POLL_INTERVAL_MS } from './run-task';
 import { MCP_RUN_PREFIX, RunTaskStore } from './run-task-store';
@@ -42,7 +46,7 @@ function inputSchema(schema: AnyZodObject): Tool['inputSchema'] {
   return json as Tool['inputSchema'];
 }
 
-/** Arguments that do not fit a tool's input are a tool error the model can read and correct (MCP's rule for bad input). */
+/** Arguments that do not fit a tool's input (or a run's size limit) are a tool error the model can read and correct (MCP's rule for bad input). */
 class InvalidArguments extends Error {}
 
 function parsed<S extends AnyZodObject>(tool: string, schema: S, args: unknown): z.infer<S> {
@@ -63,12 +67,18 @@ function runToolError(error: unknown, args: unknown): CallToolResult {
   return errorResult((error as Error)?.message ?? String(error));
 }
 
+export interface AgentMcpServer {
+  server: Server;
+  /** Serves one connection (a server serves one): through OpenRequests, so approval forms have no timeout. */
+  connect(transport: Transport): Promise<void>;
+}
+
 /**
  * An MCP server backed by Temporal: each agent is a tool (run as an MCP task when the client asks
  * for one, else followed to its end with progress and elicitations), and the run tools list,
  * read, answer and cancel runs. Every answer comes from Temporal, never from this process.
  */
-export function createAgentMcpServer(options: { client: AgentClient; agents: McpAgent[] }): Server {
+export function createAgentMcpServer(options: { client: AgentClient; agents: McpAgent[] }): AgentMcpServer {
   const { client, agents } = options;
   const clash = agents.find((agent) => RUN_TOOLS.some((tool) => tool.name === agent.name));
   if (clash) throw new Error(`The agent '${clash.name}' has the name of a run tool of the MCP server; rename the agent.`);
@@ -78,15 +88,20 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
     const name = request.params.name;
     const args = parsed(name, agentInput, request.params.arguments);
     const id = `${MCP_RUN_PREFIX}${name}-${randomBytes(5).toString('hex')}`;
-    const run = await client.start(name, { prompt: args.prompt, id, ...(args.sessionId ? { sessionId: args.sessionId } : {}), ...(args.userId ? { userId: args.userId } : {}) });
-    return run.workflowId;
+    try {
+      const run = await client.start(name, { prompt: args.prompt, id, ...(args.sessionId ? { sessionId: args.sessionId } : {}), ...(args.userId ? { userId: args.userId } : {}) });
+      return run.workflowId;
+    } catch (error) {
+      if (error instanceof StartInputTooLargeError) throw new InvalidArguments(error.message);
+      throw error;
+    }
   };
   const store = new RunTaskStore(client, (request: Request) => startRun(request as CallToolRequest));
 
   const server = new Server(
     { name: 'durable-agent', version: PACKAGE_VERSION },
     {
-      capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      capabilities: { tools: {}, logging: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
       taskStore: store,
       defaultTaskPollInterval: TASK_POLL_INTERVAL_MS,
       instructions:
@@ -109,8 +124,10 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
   const closed = new AbortController();
-  server.onclose = () => closed.abort();
-  const elicitor = () => (server.getClientCapabilities()?.elicitation ? { elicit: (params: ElicitRequestFormParams) => server.elicitInput(params) } : {});
+  server.onclose = () => closed.abort(new Error('the connection closed'));
+  let requests: OpenRequests | undefined;
+  const elicitor = (relatedRequestId?: RequestId) =>
+    requests && supportsFormElicitation(server.getClientCapabilities()) ? { elicit: formElicitor(requests, relatedRequestId) } : {};
 
   const callTool = async (request: CallToolRequest, extra: Parameters<Parameters<typeof server.setRequestHandler>[1]>[1]) => {
     const name = request.params.name;
@@ -127,7 +144,8 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
         ...(progressToken !== undefined
           ? { progress: (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }) }
           : {}),
-        ...elicitor(),
+        log: (data) => extra.sendNotification({ method: 'notifications/message', params: { level: 'warning', logger: 'durable-agent', data } }),
+        ...elicitor(extra.requestId),
       });
     }
     const tool = RUN_TOOLS.find((candidate) => candidate.name === name);
@@ -149,5 +167,11 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
       return errorResult(error.message);
     }
   });
-  return server;
+  return {
+    server,
+    connect: (transport) => {
+      requests = new OpenRequests(transport);
+      return server.connect(requests);
+    },
+  };
 }

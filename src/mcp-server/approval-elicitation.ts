@@ -1,9 +1,17 @@
-import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, type ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AgentRun } from '../client/agent-run';
 import { RunRequestRejectedError } from '../client/request-rejected';
 
-export type Elicit = (params: ElicitRequestFormParams) => Promise<ElicitResult>;
+export interface ElicitOptions {
+  /** Withdraws the form. */
+  signal: AbortSignal;
+  /** What the client answered after the form was withdrawn (unparsed). */
+  onLate?: (answer: unknown) => void;
+}
+
+/** Asks the client's user with a form; resolves with the client's answer, unparsed. No timeout: it waits as long as the signal lets it. */
+export type Elicit = (params: ElicitRequestFormParams, options: ElicitOptions) => Promise<unknown>;
 
 export interface ApprovalRequest {
   /** The run that holds the call. */
@@ -54,41 +62,81 @@ function editedArguments(text: string | undefined, original: unknown): { input?:
   }
 }
 
+type Answer = z.infer<typeof answerSchema>;
+
+/** The client's answer parsed: a decision, a form left unanswered (declined, cancelled), or why it cannot be read. */
+export function answerOf(raw: unknown): Answer | { left: true } | { problem: string } {
+  const result = ElicitResultSchema.safeParse(raw);
+  if (!result.success) return { problem: `the answer is not an elicitation result (${result.error.issues.map((issue) => issue.message).join('; ')})` };
+  if (result.data.action !== 'accept') return { left: true };
+  const parsed = answerSchema.safeParse(result.data.content ?? {});
+  if (parsed.success) return parsed.data;
+  return { problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'answer'}: ${issue.message}`).join('; ') };
+}
+
+export type ApprovalOutcome =
+  | { kind: 'approved' | 'denied' }
+  /** Declined or cancelled, or no answer the run took: someone else may answer. */
+  | { kind: 'left waiting'; problem?: string }
+  /** The signal withdrew the form. */
+  | { kind: 'withdrawn' }
+  /** The run had the call decided already: this answer was not taken. */
+  | { kind: 'refused'; decision: Answer['decision'] };
+
+export interface ElicitApprovalOptions {
+  signal: AbortSignal;
+  /** 'answering' while the person's answer goes to the run, 'asking' while a form is open. */
+  onPhase?: (phase: 'asking' | 'answering') => void;
+  /** A decision that arrived after the form was withdrawn. */
+  onLate?: (decision: Answer['decision']) => void;
+}
+
 /**
  * Asks the MCP client's user to approve or deny a call, and gives the run the answer. A declined
  * or cancelled form leaves the call waiting (the CLI, the Web UI or another client can still
- * answer it); an answer the run refuses is asked again with the reason, up to three times.
- * Returns what became of the call.
+ * answer it); an answer the run refuses (bad JSON, arguments the tool's schema rejects) is asked
+ * again with the reason, up to three times; an answer to a call decided meanwhile is refused.
  */
-export async function elicitApproval(run: AgentRun, request: ApprovalRequest, elicit: Elicit): Promise<'approved' | 'denied' | 'left waiting'> {
+export async function elicitApproval(run: AgentRun, request: ApprovalRequest, elicit: Elicit, options: ElicitApprovalOptions): Promise<ApprovalOutcome> {
+  const onLate = (raw: unknown) => {
+    const answer = answerOf(raw);
+    if ('decision' in answer) options.onLate?.(answer.decision);
+  };
   let problem: string | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const answer = await elicit(form(request, problem));
-    if (answer.action !== 'accept') return 'left waiting';
-    const parsed = answerSchema.safeParse(answer.content ?? {});
-    if (!parsed.success) {
-      problem = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'answer'}: ${issue.message}`).join('; ');
+    options.onPhase?.('asking');
+    let raw: unknown;
+    try {
+      raw = await elicit(form(request, problem), { signal: options.signal, onLate });
+    } catch (error) {
+      if (options.signal.aborted) return { kind: 'withdrawn' };
+      return { kind: 'left waiting', problem: `the client answered the form with an error: ${(error as Error)?.message ?? String(error)}` };
+    }
+    const answer = answerOf(raw);
+    if ('left' in answer) return { kind: 'left waiting' };
+    if ('problem' in answer) {
+      problem = answer.problem;
       continue;
     }
-    const { decision, reason } = parsed.data;
+    const { decision, reason } = answer;
+    options.onPhase?.('answering');
     try {
       if (decision === 'deny') {
         await run.deny(request.callId, reason || undefined);
-        return 'denied';
+        return { kind: 'denied' };
       }
-      const edited = editedArguments(parsed.data.arguments, request.input);
+      const edited = editedArguments(answer.arguments, request.input);
       if ('problem' in edited) {
         problem = edited.problem;
         continue;
       }
       await run.approve(request.callId, { ...(edited.input ? { input: edited.input } : {}), ...(reason ? { reason } : {}) });
-      return 'approved';
+      return { kind: 'approved' };
     } catch (error) {
       if (!(error instanceof RunRequestRejectedError)) throw error;
-      // Decided meanwhile by someone else: nothing more to ask.
-      if (/already decided|no tool call/.test(error.message)) return 'left waiting';
+      if (/already decided|no tool call/.test(error.message)) return { kind: 'refused', decision };
       problem = error.message;
     }
   }
-  return 'left waiting';
+  return { kind: 'left waiting', problem: `${MAX_ATTEMPTS} answers in a row were not taken (the last: ${problem})` };
 }

@@ -22,7 +22,8 @@ export function followTask(options: {
   follow: (run: AgentRun, options: FollowOptions) => Promise<unknown>;
 }): void {
   const { server, store, run, signal } = options;
-  if (options.elicit) void options.follow(run, { elicit: options.elicit, signal }).catch(() => undefined);
+  const log = (data: string) => server.sendLoggingMessage({ level: 'warning', logger: 'durable-agent', data });
+  if (options.elicit) void options.follow(run, { elicit: options.elicit, log, signal }).catch(() => undefined);
   void (async () => {
     let told = '';
     while (!signal.aborted) {

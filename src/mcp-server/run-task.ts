@@ -17,10 +17,15 @@ export function waitingMessage(workflowId: string, pending: PendingCall[]): stri
     .join('\n');
 }
 
-/** A run as an MCP task: the task id is the run's workflow id, its status follows the run's. */
+/**
+ * A run as an MCP task: the task id is the run's workflow id, its status follows the run's. A run
+ * whose cancellation was requested is `cancelled` at once, as `tasks/cancel` must answer, and stays
+ * so (a terminal status does not change), even while it stops or if it ended otherwise.
+ */
 export function taskOfRun(run: {
   workflowId: string;
   temporalStatus: string;
+  cancelRequested?: boolean;
   startTime: Date;
   closeTime?: Date;
   state?: AgentRunState;
@@ -32,6 +37,10 @@ export function taskOfRun(run: {
     lastUpdatedAt: (run.closeTime ?? new Date()).toISOString(),
     pollInterval: TASK_POLL_INTERVAL_MS,
   };
+  if (run.cancelRequested && run.temporalStatus !== 'CANCELLED') {
+    const after = run.temporalStatus === 'RUNNING' ? 'the run is stopping' : `the run ended ${run.temporalStatus.toLowerCase()} after that`;
+    return { ...base, status: 'cancelled', statusMessage: `cancellation requested; ${after}` };
+  }
   switch (run.temporalStatus) {
     case 'RUNNING':
     case 'CONTINUED_AS_NEW': {

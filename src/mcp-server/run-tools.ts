@@ -65,13 +65,14 @@ export const RUN_TOOLS: RunTool[] = [
   }),
   define({
     name: 'list_pending',
-    description: 'Every call that waits for a person (an approval or an external result), with the run that holds it.',
+    description:
+      'Every call that waits for a person (an approval or an external result), with the run that holds it; runs listed as waiting whose state cannot be read here come after, with why.',
     input: z.object({}).strict(),
     readOnly: true,
     call: async (_args, client) => {
-      const runs = await findWaitingRuns(client, () => undefined);
-      return json(
-        runs.flatMap((run) =>
+      const { runs, unreadable } = await findWaitingRuns(client);
+      return json([
+        ...runs.flatMap((run) =>
           run.pending.map((call) => ({
             runId: call.workflowId ?? run.workflowId,
             topRunId: run.workflowId,
@@ -82,7 +83,8 @@ export const RUN_TOOLS: RunTool[] = [
             reason: call.decision?.reason,
           })),
         ),
-      );
+        ...unreadable.map((run) => ({ runId: run.workflowId, agent: run.agent, status: run.status, unreadable: run.unreadable })),
+      ]);
     },
   }),
   define({

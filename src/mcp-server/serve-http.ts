@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { hasBearerToken, isLoopbackHost } from '../codec/codec-server-access';
+import { readJsonRpcBody } from './http-body';
+import { originAllowed, originRefusal, parseAllowedOrigins } from './origin-policy';
 
 export interface McpHttpOptions {
   port: number;
@@ -11,6 +13,8 @@ export interface McpHttpOptions {
   host?: string;
   /** When set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
+  /** Origins whose pages may send requests, besides loopback ones (`Origin` header; requests without one pass). */
+  allowedOrigins?: string[];
 }
 
 export interface McpHttpServer {
@@ -20,27 +24,42 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
+function answer(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
 function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  answer(response, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
 /**
  * The MCP server over streamable HTTP at `/mcp`: one MCP session (and server) per client that
- * initializes. On loopback, requests must name a loopback Host (DNS-rebinding protection).
+ * initializes. Every request with an `Origin` must come from a loopback origin or an allowed one
+ * (browser pages elsewhere are refused); on loopback, requests must name a loopback Host too
+ * (DNS-rebinding protection).
  */
-export async function serveMcpHttp(makeServer: () => Server, options: McpHttpOptions): Promise<McpHttpServer> {
+export async function serveMcpHttp(makeServer: () => { connect(transport: Transport): Promise<void> }, options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
+  const allowedOrigins = new Set(parseAllowedOrigins(options.allowedOrigins ?? []));
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] | undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, allowedOrigins)) return refuse(response, 403, originRefusal(origin));
     if ((request.url ?? '').split('?')[0] !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp');
     if (options.token !== undefined && !hasBearerToken(request, options.token)) {
       return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer' });
     }
+    let message: unknown;
+    if (request.method === 'POST') {
+      const body = await readJsonRpcBody(request);
+      if (!body.ok) return answer(response, body.status, body.reply);
+      message = body.message;
+    }
     const sessionId = request.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (known) return known.handleRequest(request, response);
+    if (known) return known.handleRequest(request, response, message);
     if (sessionId !== undefined) return refuse(response, 404, `Unknown MCP session '${String(sessionId)}': initialize a new one`);
     if (request.method !== 'POST') return refuse(response, 400, 'No MCP session: send an initialize request (POST) first');
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -54,7 +73,7 @@ export async function serveMcpHttp(makeServer: () => Server, options: McpHttpOpt
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await makeServer().connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, message);
   };
 
   const http = createServer((request, response) => {

@@ -1,3 +1,11 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+
+/**
+ * Strict JSON with positions, for tools.json errors that point at the line and column: the tree
+ * (and the first syntax error) from jsonc-parser with comments and trailing commas refused; the
+ * value from JSON.parse, so it is exactly what JSON means.
+ */
+
 export type JsonPath = ReadonlyArray<string | number>;
 
 export interface JsonLocation {
@@ -25,156 +33,75 @@ export interface LocatedJson {
 }
 
 export function offsetToLocation(text: string, offset: number): JsonLocation {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text[i] === '\n') {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - lineStart + 1 };
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+const EXPECTED: Record<string, string> = {
+  ColonExpected: "Expected ':' after property name",
+  PropertyNameExpected: 'Expected a property name in double quotes',
+  ValueExpected: 'Expected a JSON value',
+};
 
-/**
- * A strict JSON parser that also remembers where each value starts, so configuration errors
- * can point at a line and column (JSON.parse reports neither consistently across Node versions).
- */
-export function parseJsonWithLocations(text: string): LocatedJson {
-  const offsets = new Map<string, number>();
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+/** The bracket of the object or array the offset is in (outside strings), if any. */
+function enclosing(text: string, offset: number): '{' | '[' | undefined {
+  const open: string[] = [];
+  let inString = false;
+  for (let i = 0; i < offset; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') open.push(c);
+    else if (c === '}' || c === ']') open.pop();
+  }
+  return open.at(-1) as '{' | '[' | undefined;
+}
 
-  const fail = (reason: string, at = pos): never => {
-    throw new JsonSyntaxError(reason, at, offsetToLocation(text, at));
-  };
-  const describe = (at: number) => (at >= text.length ? 'end of input' : `token ${JSON.stringify(text[at])}`);
-  const skipWhitespace = () => {
-    while (pos < text.length && WHITESPACE.has(text[pos]!)) pos++;
-  };
-  const expect = (char: string, context: string) => {
-    skipWhitespace();
-    if (text[pos] !== char) fail(`Expected '${char}' ${context}, found ${describe(pos)}`);
-    pos++;
-  };
+/** The first syntax error in words a person fixes it by, and where it is. */
+function describe(text: string, error: ParseError): { reason: string; offset: number } {
+  const code = printParseErrorCode(error.error);
+  const { offset } = error;
+  const at = text[offset];
+  const found = at === undefined ? 'end of input' : `token ${JSON.stringify(at)}`;
+  const before = text.slice(0, offset).trimEnd().at(-1);
+  const inObject = enclosing(text, offset) === '{';
+  if ((at === '}' || at === ']') && before === ',') return { reason: `Trailing comma before ${at}`, offset };
+  if (code === 'ValueExpected' && at === undefined) return { reason: 'Unexpected end of input, expected a JSON value', offset };
+  if (code === 'EndOfFileExpected') return { reason: `Unexpected ${found} after the end of the JSON value`, offset };
+  if (code === 'InvalidCommentToken') return { reason: 'Comments are not allowed in JSON', offset };
+  if (code === 'UnexpectedEndOfString') {
+    const control = text.slice(offset + 1).search(/[\u0000-\u001f]/);
+    return { reason: 'Bad control character in string (use \\n, \\t, ...)', offset: control < 0 ? offset : offset + 1 + control };
+  }
+  if (code === 'InvalidSymbol' && inObject && (before === '{' || before === ',')) return { reason: `Expected a property name in double quotes, found ${found}`, offset };
+  if (code === 'InvalidSymbol') return { reason: `Unexpected ${found}`, offset };
+  if (code === 'CommaExpected' || code === 'CloseBraceExpected' || code === 'CloseBracketExpected') {
+    return { reason: inObject ? `Expected ',' or '}' after property value, found ${found}` : `Expected ',' or ']' after array element, found ${found}`, offset };
+  }
+  const expected = EXPECTED[code];
+  return { reason: expected ? `${expected}, found ${found}` : `Invalid JSON (${code})`, offset };
+}
 
-  const parseString = (): string => {
-    const start = pos;
-    pos++;
-    while (pos < text.length && text[pos] !== '"') {
-      const code = text.charCodeAt(pos);
-      if (code < 0x20) fail('Bad control character in string (use \\n, \\t, ...)');
-      pos += text[pos] === '\\' ? 2 : 1;
-    }
-    if (pos >= text.length) fail('Unterminated string', start);
-    pos++;
-    try {
-      return JSON.parse(text.slice(start, pos)) as string;
-    } catch {
-      return fail('Invalid escape sequence in string', start);
-    }
-  };
-
-  const parseLiteral = (word: string, value: unknown): unknown => {
-    if (text.startsWith(word, pos)) {
-      pos += word.length;
-      return value;
-    }
-    return fail(`Unexpected ${describe(pos)}`);
-  };
-
-  const parseValue = (path: Array<string | number>): unknown => {
-    skipWhitespace();
-    offsets.set(JSON.stringify(path), pos);
-    const char = text[pos];
-    if (char === '{') return parseObject(path);
-    if (char === '[') return parseArray(path);
-    if (char === '"') return parseString();
-    if (char === 't') return parseLiteral('true', true);
-    if (char === 'f') return parseLiteral('false', false);
-    if (char === 'n') return parseLiteral('null', null);
-    NUMBER.lastIndex = pos;
-    const number = NUMBER.exec(text);
-    if (number) {
-      pos += number[0].length;
-      return Number(number[0]);
-    }
-    return fail(`Unexpected ${describe(pos)}, expected a JSON value`);
-  };
-
-  const parseObject = (path: Array<string | number>): Record<string, unknown> => {
-    const result: Record<string, unknown> = {};
-    pos++;
-    skipWhitespace();
-    if (text[pos] === '}') {
-      pos++;
-      return result;
-    }
-    for (;;) {
-      skipWhitespace();
-      if (text[pos] !== '"') {
-        fail(
-          text[pos] === '}'
-            ? 'Trailing comma before }'
-            : `Expected a property name in double quotes, found ${describe(pos)}`,
-        );
-      }
-      const key = parseString();
-      expect(':', 'after property name');
-      // defineProperty keeps a key named __proto__ an ordinary property, as JSON.parse does.
-      Object.defineProperty(result, key, { value: parseValue([...path, key]), enumerable: true, writable: true, configurable: true });
-      skipWhitespace();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === '}') {
-        pos++;
-        return result;
-      }
-      return fail(`Expected ',' or '}' after property value, found ${describe(pos)}`);
-    }
-  };
-
-  const parseArray = (path: Array<string | number>): unknown[] => {
-    const result: unknown[] = [];
-    pos++;
-    skipWhitespace();
-    if (text[pos] === ']') {
-      pos++;
-      return result;
-    }
-    for (;;) {
-      skipWhitespace();
-      if (text[pos] === ']') fail('Trailing comma before ]');
-      result.push(parseValue([...path, result.length]));
-      skipWhitespace();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === ']') {
-        pos++;
-        return result;
-      }
-      return fail(`Expected ',' or ']' after array element, found ${describe(pos)}`);
-    }
-  };
-
-  const value = parseValue([]);
-  skipWhitespace();
-  if (pos < text.length) fail(`Unexpected ${describe(pos)} after the end of the JSON value`);
-
+export function parseJsonWithLocations(source: string): LocatedJson {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first || !root) {
+    const { reason, offset } = first ? describe(text, first) : { reason: 'Unexpected end of input, expected a JSON value', offset: 0 };
+    throw new JsonSyntaxError(reason, offset, offsetToLocation(text, offset));
+  }
   return {
-    value,
+    value: JSON.parse(text),
     locate(path) {
-      for (let length = path.length; length >= 0; length--) {
-        const offset = offsets.get(JSON.stringify(path.slice(0, length)));
-        if (offset !== undefined) return offsetToLocation(text, offset);
+      for (let depth = path.length; depth >= 0; depth--) {
+        const node = findNodeAtLocation(root, [...path.slice(0, depth)]);
+        if (node) return offsetToLocation(text, node.offset);
       }
-      return { line: 1, column: 1 };
+      return offsetToLocation(text, root.offset);
     },
   };
 }

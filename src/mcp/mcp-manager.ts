@@ -1,4 +1,4 @@
-import { PACKAGE_VERSION } from '../version';
+import { PACKAGE_VERSION } from '../common/package-version';
 import { DEFAULT_RECONNECT_BACKOFF, type BackoffOptions } from './backoff';
 import { McpServerUnavailableError } from './mcp-errors';
 import type { McpLogger, McpManager, McpServerStatus } from './mcp-types';

@@ -1,7 +1,7 @@
-/** `*` matches any run of characters; everything else is literal. */
-export function matchesGlob(name: string, pattern: string): boolean {
-  const escaped = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(name);
+import { wildcardMatcher } from '../common/glob';
+
+function matchesGlob(name: string, pattern: string): boolean {
+  return wildcardMatcher(pattern)(name);
 }
 
 /** enableTools (when given) keeps only matching tools; disableTools then removes matching ones. */

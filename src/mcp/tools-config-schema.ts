@@ -1,10 +1,10 @@
 import { z, type ZodIssue } from 'zod';
-import { parseDurationMs } from './duration';
+import { durationMs, DURATION_EXAMPLES } from '../common/duration';
 
 const toolPatterns = z.array(z.string().min(1, 'a tool name or * pattern must not be empty'));
 
-const duration = z.union([z.number(), z.string()]).refine((value) => parseDurationMs(value) !== undefined, {
-  message: "expected a positive duration: milliseconds (30000) or a string like '30s', '500ms', '2m'",
+const duration = z.union([z.number(), z.string()]).refine((value) => durationMs(value) !== undefined, {
+  message: `expected a positive duration (${DURATION_EXAMPLES})`,
 });
 
 const perServer = {
@@ -12,7 +12,7 @@ const perServer = {
   enableTools: toolPatterns.optional(),
   /** Tools matching one of these are never offered (beats enableTools). */
   disableTools: toolPatterns.optional(),
-  /** Request timeout of one tool call: milliseconds or '30s'. Default 120 s. */
+  /** Request timeout of one tool call: milliseconds, '30s', '2 hours', '1d'. Default 120 s. */
   timeout: duration.optional(),
   /** Permission of tools whose annotations do not say read-only or destructive. Default 'ask'. */
   permission: z.enum(['allow', 'ask', 'deny']).optional(),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ZodIssue } from 'zod';
-import { parseDurationMs } from './duration';
+import { durationMs } from '../common/duration';
 import { substituteEnv } from './env-substitution';
 import { JsonSyntaxError, parseJsonWithLocations, type JsonLocation, type JsonPath } from './json-locations';
 import { ToolsConfigError, formatJsonPath, type ToolsConfigProblem } from './tools-config-error';
@@ -104,7 +104,7 @@ function toServerConfig(server: McpServerInput): McpServerConfig {
   const settings = {
     ...(server.enableTools ? { enableTools: server.enableTools } : {}),
     ...(server.disableTools ? { disableTools: server.disableTools } : {}),
-    ...(server.timeout !== undefined ? { timeoutMs: parseDurationMs(server.timeout) } : {}),
+    ...(server.timeout !== undefined ? { timeoutMs: durationMs(server.timeout) } : {}),
     ...(server.permission ? { permission: server.permission } : {}),
     prefix: server.prefix ?? false,
   };

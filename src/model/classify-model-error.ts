@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { FailureTypes } from '../common/failures';
 import { ModelResponseError } from './model-response-error';
-import { redactSecrets } from './redact-secrets';
+import { redactSecrets } from '../common/redact-secrets';
 import { retryAfterMs } from './retry-after';
 
 export interface ModelErrorContext {

@@ -20,7 +20,7 @@ import { compilePathGlob, matchGlobSegments } from './path-glob';
 import { joinSegments, normalizePath, pathSegments, resolveDotDot } from './path-segments';
 import { parseRule, type PermissionRule, type RulePattern } from './rule';
 import { commandWords, hasControlSyntax, restrictiveCandidates } from './shell-command';
-import { matchWildcard, tokenizeWildcard } from './wildcard';
+import { wildcardMatcher } from '../common/glob';
 
 export interface RuleTarget {
   toolName: string;
@@ -53,7 +53,7 @@ export function findMatchingRule(
 
 export function matchToolName(ruleTool: string, toolName: string): boolean {
   if (!/[*?]/.test(ruleTool)) return ruleTool === toolName;
-  return matchWildcard(tokenizeWildcard(ruleTool), toolName);
+  return wildcardMatcher(ruleTool)(toolName);
 }
 
 function grants(pattern: RulePattern, value: string, kind: PatternKind | undefined): boolean {
@@ -66,7 +66,7 @@ function grants(pattern: RulePattern, value: string, kind: PatternKind | undefin
         : normalizePath(value) === normalizePath(pattern.value);
     case 'glob':
       return kind === 'command'
-        ? !hasControlSyntax(value) && matchWildcard(tokenizeWildcard(pattern.glob), value.trim())
+        ? !hasControlSyntax(value) && wildcardMatcher(pattern.glob, { acrossSlashes: true })(value.trim())
         : matchGlobSegments(compilePathGlob(pattern.glob), pathSegments(value));
   }
 }
@@ -87,8 +87,8 @@ function restrictsCommand(pattern: Exclude<RulePattern, { type: 'prefix' }>, val
     const expected = commandWords(pattern.value).join(' ');
     return candidates.includes(expected);
   }
-  const tokens = tokenizeWildcard(commandWords(pattern.glob).join(' '));
-  return candidates.some((candidate) => matchWildcard(tokens, candidate));
+  const matches = wildcardMatcher(commandWords(pattern.glob).join(' '), { acrossSlashes: true });
+  return candidates.some(matches);
 }
 
 function restrictsPath(pattern: Exclude<RulePattern, { type: 'prefix' }>, value: string): boolean {

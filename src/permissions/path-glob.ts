@@ -4,20 +4,27 @@
  * match dot-files, but never `..`, the root of an absolute path or a leading `~`: `src/**`
  * does not match `src/../secret`, `**` does not match `/etc/passwd`.
  */
+import { hasWildcard, wildcardMatcher } from '../common/glob';
 import { isWildcardSegment, pathSegments } from './path-segments';
-import { hasWildcard, matchWildcard, tokenizeWildcard, type WildcardToken } from './wildcard';
 
+/**
+ * The walk over segments is ours, because it holds the safety rules above; within a segment the
+ * project's glob engine matches.
+ */
 export type GlobSegment =
   | { type: 'globstar' }
   | { type: 'literal'; text: string }
-  | { type: 'wildcard'; tokens: WildcardToken[] };
+  | { type: 'wildcard'; matches: (segment: string) => boolean };
+
+function unescaped(text: string): string {
+  return text.replace(/\\(.)/g, '$1');
+}
 
 export function compilePathGlob(glob: string): GlobSegment[] {
   return pathSegments(glob).map((segment): GlobSegment => {
     if (/^\*{2,}$/.test(segment)) return { type: 'globstar' };
-    const tokens = tokenizeWildcard(segment);
-    if (hasWildcard(tokens)) return { type: 'wildcard', tokens };
-    return { type: 'literal', text: tokens.map((token) => (token.type === 'char' ? token.char : '')).join('') };
+    if (hasWildcard(segment)) return { type: 'wildcard', matches: wildcardMatcher(segment) };
+    return { type: 'literal', text: unescaped(segment) };
   });
 }
 
@@ -47,7 +54,7 @@ export function matchGlobSegments(glob: readonly GlobSegment[], segments: readon
     const matched =
       part.type === 'literal'
         ? part.text === segment
-        : isWildcardSegment(segment, s) && matchWildcard(part.tokens, segment);
+        : isWildcardSegment(segment, s) && part.matches(segment);
     return matched && matchFrom(g + 1, s + 1);
   };
   return matchFrom(0, 0);

@@ -1,5 +1,5 @@
 import { context, SpanKind, trace, type Attributes } from '@opentelemetry/api';
-import type { CallModelInput, CallModelOutput } from '../activities/activity-types';
+import type { CallModelInput, CallModelOutput } from '../common/contracts/model-call';
 import type { ActivityTracing } from './activity-tracing';
 import { recordModelCall } from './activity-metrics';
 import { inputMessages, outputMessages, systemInstructions } from './content-attributes';

@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
-import type { ExecuteToolOutput } from '../activities/activity-types';
+import type { RanToolOutput } from '../common/contracts/tool-calls';
 import type { ActivityTracing } from './activity-tracing';
 import { recordToolCall } from './activity-metrics';
 import { AgentAttr, GenAi, GenAiOperation } from './gen-ai';
@@ -14,7 +14,7 @@ export interface ObservedToolCall {
   input: unknown;
 }
 
-function outcomeOf(output: ExecuteToolOutput): string {
+function outcomeOf(output: RanToolOutput): string {
   return output.kind === 'suspended' ? 'suspended' : output.result.state;
 }
 
@@ -31,7 +31,7 @@ function callAttributes(call: ObservedToolCall, captureContent: boolean): Attrib
   };
 }
 
-async function traced(tracing: ActivityTracing, call: ObservedToolCall, run: () => Promise<ExecuteToolOutput>): Promise<ExecuteToolOutput> {
+async function traced(tracing: ActivityTracing, call: ObservedToolCall, run: () => Promise<RanToolOutput>): Promise<RanToolOutput> {
   const span = tracing.tracer.startSpan(`${GenAiOperation.executeTool} ${call.tool}`, {
     kind: SpanKind.INTERNAL,
     attributes: callAttributes(call, tracing.captureContent),
@@ -58,7 +58,7 @@ async function traced(tracing: ActivityTracing, call: ObservedToolCall, run: () 
 }
 
 /** One tool execution: an `execute_tool {tool}` span (a child of the activity's span) and the tool metric. */
-export async function observeToolCall(tracing: ActivityTracing | undefined, call: ObservedToolCall, run: () => Promise<ExecuteToolOutput>): Promise<ExecuteToolOutput> {
+export async function observeToolCall(tracing: ActivityTracing | undefined, call: ObservedToolCall, run: () => Promise<RanToolOutput>): Promise<RanToolOutput> {
   try {
     const output = await (tracing ? traced(tracing, call, run) : run());
     recordToolCall(call.tool, outcomeOf(output));

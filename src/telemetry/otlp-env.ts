@@ -2,20 +2,9 @@ import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor, ConsoleSpanExporter, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
+import { tracesExporterFromEnv } from './traces-exporter';
+
 type Env = NodeJS.ProcessEnv;
-
-const isTrue = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
-
-/** Which exporter the environment asks for, if any: the SDK's own rules, minus the exporters not bundled here. */
-export function tracesExporterFromEnv(env: Env): 'otlp' | 'console' | undefined {
-  if (isTrue(env.OTEL_SDK_DISABLED)) return undefined;
-  const named = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-  if (named.includes('none')) return undefined;
-  if (named.includes('console')) return 'console';
-  if (named.includes('otlp')) return 'otlp';
-  if (named.length > 0) throw new Error(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: durable-agent supports otlp, console and none.`);
-  return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : undefined;
-}
 
 function otlpExporter(env: Env): SpanExporter {
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim();
@@ -30,4 +19,14 @@ export function spanProcessorFromEnv(env: Env): SpanProcessor | undefined {
   const kind = tracesExporterFromEnv(env);
   if (!kind) return undefined;
   return new BatchSpanProcessor(kind === 'console' ? new ConsoleSpanExporter() : otlpExporter(env));
+}
+
+/** Where the spans go, for the worker's start line: the endpoint and protocol, the console, or the caller's processor. */
+export function describeTracing(options: { spanProcessor?: unknown } | undefined, env: Env = process.env): string {
+  if (options?.spanProcessor) return 'your span processor';
+  if (tracesExporterFromEnv(env) === 'console') return 'the console';
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const endpoint = traces || (base ? `${base.replace(/\/$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
+  return `${endpoint} (OTLP ${(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim()})`;
 }

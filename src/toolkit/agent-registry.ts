@@ -1,3 +1,4 @@
+import { CURRENT_RUNTIME_FEATURES } from '../common/runtime-features';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import type { AgentDescriptor } from '../common/agent';
 import type { ToolGroupSpec } from '../common/tools';
@@ -74,6 +75,7 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     maxEmptyReplies: definition.maxEmptyReplies ?? DEFAULT_MAX_EMPTY_REPLIES,
     maxPayloadBytes: definition.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     ...(definition.memory ? { memory: definition.memory } : {}),
+    runtimeFeatures: CURRENT_RUNTIME_FEATURES,
   };
   return { definition, toolkit, descriptor };
 }

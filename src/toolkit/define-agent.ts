@@ -4,6 +4,8 @@ import type { ModelSettings } from '../common/agent';
 import type { PermissionSettings } from '../common/permissions';
 import { validatePermissionSettings } from '../permissions';
 import type { AnyTool } from './define-tool';
+import { durationProblem } from '../common/duration';
+import { stepSettingsProblems } from './step-settings';
 
 export interface ToolGroupOptions {
   name: string;
@@ -54,7 +56,7 @@ export interface AgentOptions {
   maxPayloadBytes?: number;
   /**
    * A context budget: before a model call whose conversation would pass `maxTokens`, the oldest
-   * messages are summarised into one (see README, "Context-window management").
+   * messages are summarised into one (see docs/conversations.md, "Context-window management").
    */
   memory?: MemorySettings;
 }
@@ -85,5 +87,10 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     throw new Error(`Agent '${options.name}': invalid permission settings:\n- ${ruleProblems.join('\n- ')}`);
   }
   const model = typeof options.model === 'string' ? { name: options.model } : { ...(options.model ?? {}) };
+  const timing = [
+    ...stepSettingsProblems(model, 'model.'),
+    ...[durationProblem('approvalTimeout', options.approvalTimeout), durationProblem('externalTimeout', options.externalTimeout)].filter((p) => p !== undefined),
+  ];
+  if (timing.length > 0) throw new Error(`Agent '${options.name}': ${timing.join('; ')}.`);
   return { ...options, kind: 'agent', model };
 }

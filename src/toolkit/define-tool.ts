@@ -5,6 +5,7 @@ import type { PatternKind, PermissionDecision, PermissionMode } from '../common/
 import type { RuntimeContext } from '../common/runtime';
 import type { SubAgentSpec, ToolRetrySettings } from '../common/tools';
 import type { AgentDefinition } from './define-agent';
+import { stepSettingsProblems } from './step-settings';
 
 /** What a tool's execute function receives besides its input. */
 export interface ToolContext {
@@ -62,10 +63,16 @@ export interface ToolOptions<I extends ZodTypeAny> {
   /** How rule patterns read that field: a shell `command` or a file `path`. Guessed from the field name. */
   patternKind?: PatternKind;
   permission?: ToolPermission;
-  /** Start-to-close timeout of one attempt, e.g. '30s'. Default '5m'. */
+  /** One attempt's time limit, e.g. '30s' (default '5m'); running past it counts against `retry.maximumAttempts`. */
   timeout?: Duration;
   retry?: ToolRetrySettings;
+  /** How long the worker running the call may go silent before Temporal gives the call to another (default '30s'). */
   heartbeatTimeout?: Duration;
+  /**
+   * All attempts of one call together, retries after lost workers included (Temporal's
+   * schedule-to-close); by default at least an hour and twice what its own attempts may take.
+   */
+  totalTimeout?: Duration;
   execute?: (input: z.infer<I>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }
 
@@ -98,5 +105,7 @@ export function defineTool<I extends ZodTypeAny>(options: ToolOptions<I> & { sou
   if (!options.external && !options.execute) {
     throw new Error(`Tool '${options.name}' needs an execute function (or external: true).`);
   }
+  const problems = stepSettingsProblems({ ...options.retry, timeout: options.timeout, heartbeatTimeout: options.heartbeatTimeout, totalTimeout: options.totalTimeout });
+  if (problems.length > 0) throw new Error(`Tool '${options.name}': ${problems.join('; ')}.`);
   return { ...options, kind: 'tool', source: options.source ?? 'code' };
 }

@@ -40,6 +40,7 @@ export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = 
       ...(tool.timeout ? { timeout: tool.timeout } : {}),
       ...(tool.retry ? { retry: tool.retry } : {}),
       ...(tool.heartbeatTimeout ? { heartbeatTimeout: tool.heartbeatTimeout } : {}),
+      ...(tool.totalTimeout ? { totalTimeout: tool.totalTimeout } : {}),
       ...(tool.subAgent ? { subAgent: subAgentSpec(tool.subAgent) } : {}),
     },
     edits: tool.edits ?? false,

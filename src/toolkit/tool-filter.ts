@@ -1,9 +1,6 @@
+import { wildcardMatcher } from '../common/glob';
 import type { ToolFilter } from './define-agent';
 
-function nameGlob(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`);
-}
 
 export interface FilterOutcome {
   kept: string[];
@@ -15,11 +12,9 @@ export interface FilterOutcome {
 export function applyToolFilter(names: string[], filter: ToolFilter | undefined): FilterOutcome {
   const allow = filter?.allow ?? [];
   const deny = filter?.deny ?? [];
-  const allowRes = allow.map(nameGlob);
-  const denyRes = deny.map(nameGlob);
-  const kept = names.filter(
-    (name) => (allowRes.length === 0 || allowRes.some((re) => re.test(name))) && !denyRes.some((re) => re.test(name)),
-  );
-  const unmatchedPatterns = [...allow, ...deny].filter((pattern) => !names.some((name) => nameGlob(pattern).test(name)));
+  const allowed = allow.map((pattern) => wildcardMatcher(pattern));
+  const denied = deny.map((pattern) => wildcardMatcher(pattern));
+  const kept = names.filter((name) => (allowed.length === 0 || allowed.some((matches) => matches(name))) && !denied.some((matches) => matches(name)));
+  const unmatchedPatterns = [...allow, ...deny].filter((pattern) => !names.some(wildcardMatcher(pattern)));
   return { kept, unmatchedPatterns };
 }

@@ -1,8 +1,9 @@
-import { DefaultLogger, NativeConnection, Worker, type InjectedSinks, type WorkerInterceptors, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type InjectedSinks, type WorkerInterceptors, type WorkerOptions } from '@temporalio/worker';
+import { bundlerLogger } from './bundler-logger';
 import type { DataConverter, Logger } from '@temporalio/common';
-import type { ChatModelPort } from '../activities/call-model';
+import type { ChatModelPort } from '../common/contracts/model-call';
 import { createActivities } from '../activities/create-activities';
-import { queryConversationReader } from '../client/conversation-reader';
+import { queryConversationReader } from '../activities/query-conversation-reader';
 import { Client } from '@temporalio/client';
 import type { Middleware } from '../activities/middleware';
 import { createChatModel } from '../model/create-chat-model';
@@ -14,8 +15,7 @@ import { resolveWorkerConnection } from './worker-connection';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import type { McpServersInput, McpServerStatus } from '../mcp';
 import { loadWorkerTools } from './worker-tools';
-import { agentWorkflowsPath } from './workflows-path';
-import { SHARED_WORKFLOW_MODULES } from './agent-bundle-options';
+import { agentBundleOptions } from './agent-bundle-options';
 import { composeWorkerInterceptors } from './compose-interceptors';
 import type { TelemetryOptions } from '../telemetry/telemetry-options';
 import { resolveTracing } from '../telemetry/tracing';
@@ -24,6 +24,8 @@ import { workerSinks } from '../telemetry/agent-workflow-sinks';
 import { withClientTracing } from '../telemetry/client-tracing';
 import { installRuntime, type RuntimeMetricsOptions } from '../telemetry/install-runtime';
 import { dataConverterFromEnv, describeEncryption } from '../codec/encrypted-data-converter';
+import { describeTracing } from '../telemetry/otlp-env';
+import { describeWorker } from './describe-worker';
 import { WorkerConfigurationError } from './configuration-error';
 import { readDeploymentOptions } from './deployment-options';
 
@@ -72,7 +74,7 @@ export interface CreateWorkerOptions {
   workerOptions?: Partial<Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'identity' | 'shutdownGraceTime' | 'shutdownForceTime' | 'maxCachedWorkflows' | 'maxHeartbeatThrottleInterval'>>;
   log?: (message: string) => void;
   /**
-   * Tracing (see "Tracing and metrics" in the README): `{ spanProcessor, captureContent }`, or
+   * Tracing (see docs/observability.md): `{ spanProcessor, captureContent }`, or
    * nothing to follow the OTEL_* environment (off unless it names an exporter); `false`: off.
    */
   telemetry?: TelemetryOptions | false;
@@ -90,6 +92,11 @@ export interface AgentWorker {
   config: WorkerConfig;
   /** Each MCP server's state on this worker; a failed one says why (error, stderr tail). Empty without MCP. */
   mcpServers(): McpServerStatus[];
+  /**
+   * One line that says what is on: agents, address, namespace, task queue, deployment version,
+   * metrics, tracing and encryption (a key id, never key material).
+   */
+  describe(): string;
   /** Runs until shutdown() or a signal; closes what the worker opened. */
   run(): Promise<void>;
   shutdown(): void;
@@ -116,7 +123,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   // activities' own client, which reads each run's conversation through a query.
   const encryption = options.dataConverter ? undefined : dataConverterFromEnv();
   const dataConverter = options.dataConverter ?? encryption!.dataConverter;
-  if (encryption?.keys) log(describeEncryption(encryption.keys));
   const model = options.model ?? defaultModel(config);
   const deployment = options.deployment ?? readDeploymentOptions();
   let registry: AgentRegistry | undefined;
@@ -140,6 +146,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     ownConnection = temporal.settings ? await connectNative(temporal.settings) : undefined;
     const nativeConnection = options.connection ?? ownConnection!;
     await ensureSearchAttributes(nativeConnection, config.namespace, log);
+    // Bundled here rather than by Worker.create, so webpack's statistics go to DEBUG (bundler-logger.ts).
+    const workflowBundle =
+      options.workflowBundle ??
+      (await bundleWorkflowCode({ ...agentBundleOptions(options.interceptors?.workflowModules ?? []), logger: bundlerLogger(Runtime.instance().logger) }));
     worker = await Worker.create({
       connection: nativeConnection,
       namespace: config.namespace,
@@ -156,9 +166,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           tracing,
         }),
       },
-      ...(options.workflowBundle
-        ? { workflowBundle: options.workflowBundle }
-        : { workflowsPath: agentWorkflowsPath(), bundlerOptions: { preloadModules: SHARED_WORKFLOW_MODULES } }),
+      workflowBundle,
       // Heartbeats otherwise reach the server only every 0.8 × heartbeat timeout (48 s for model
       // calls), and `watch` shows a streaming call's partial text from the last one that arrived.
       maxHeartbeatThrottleInterval: '1s',
@@ -166,9 +174,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       // ignores it cannot hold the process forever (its call is retried by another worker).
       shutdownGraceTime: '5s',
       shutdownForceTime: '30s',
+      // The namespace's payload limits are left to the server. The worker's own check fails the
+      // workflow task of a completion over them, and the refusal of an update echoes its request,
+      // so an update over 2 MiB would fail the run's task again at every retry. The server refuses
+      // such updates before they reach the run (history.maxInFlightUpdatePayloads, docs/production.md).
       disablePayloadErrorLimit: true,
       maxCachedWorkflows: config.maxCachedRuns,
-      interceptors: composeWorkerInterceptors(agentWorkerInterceptors(tracing, Boolean(options.workflowBundle)), options.interceptors),
+      // The workflow interceptor modules are in the bundle, whichever made it.
+      interceptors: composeWorkerInterceptors(agentWorkerInterceptors(tracing, true), { ...options.interceptors, workflowModules: [] }),
       dataConverter,
       sinks: { ...workerSinks(tracing), ...(options.sinks ?? {}) },
       ...(deployment ? { workerDeploymentOptions: deployment } : {}),
@@ -187,6 +200,15 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     registry,
     config,
     mcpServers: () => tools.manager?.serverStatus() ?? [],
+    describe: () =>
+      describeWorker({
+        agents: registry!.names(),
+        config,
+        deployment,
+        metrics: options.metrics,
+        tracing: options.telemetry === false ? 'off' : tracing ? describeTracing(options.telemetry) : 'off',
+        encryption: options.dataConverter ? 'your data converter' : describeEncryption(encryption!.keys),
+      }),
     async run() {
       try {
         await worker.run();

@@ -15,15 +15,3 @@ export function checkHealthFile(path: string, now = Date.now(), maxAgeMs = HEALT
   const detail = `state ${record.state}, workflow poller ${record.workflowPoller}, activity poller ${record.activityPoller}`;
   return { healthy: record.healthy, reason: `${record.healthy ? 'healthy' : 'unhealthy'}: ${detail}` };
 }
-
-// `node dist/worker/health-check.js`: the container health check (exit 0 healthy, 1 not).
-if (require.main === module) {
-  const path = process.env.AGENT_HEALTH_FILE;
-  if (!path) {
-    console.error('AGENT_HEALTH_FILE is not set: the worker writes no health file to check.');
-    process.exit(1);
-  }
-  const { healthy, reason } = checkHealthFile(path);
-  (healthy ? console.log : console.error)(reason);
-  process.exit(healthy ? 0 : 1);
-}

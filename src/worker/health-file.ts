@@ -1,7 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Worker } from '@temporalio/worker';
 
-/** What the worker writes to AGENT_HEALTH_FILE, and health-check.ts reads. */
+/** What the worker writes to AGENT_HEALTH_FILE, and `durable-agent health` reads. */
 export interface WorkerHealthRecord {
   healthy: boolean;
   state: string;

@@ -1,8 +1,9 @@
 import { condition } from '@temporalio/workflow';
-import type { PreparedCall } from '../activities/activity-types';
+import type { PreparedCall } from '../common/contracts/tool-calls';
 import type { ApprovalDecision } from '../common/run';
 import { nowIso } from './clock';
-import { pendingOfKind, settle, takeApproval } from './decisions';
+import { ownPending, recordOf, settleCall } from './call-records';
+import { waitingCallDetails } from './waiting-details';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { setStatus, setStep } from './status';
@@ -15,15 +16,9 @@ export type GateOutcome = { callId: string; decision: ApprovalDecision | 'timed_
 
 /** The Web UI's current details while calls wait: each waiting call with the commands that answer it. */
 export function showWaitingApprovals(state: RunState, workflowId: string): void {
-  const waiting = pendingOfKind(state, 'approval');
-  const lines = waiting.map(
-    (c) =>
-      `- \`${c.tool}\` ${JSON.stringify(c.input)} — ${c.decision?.reason ?? ''}\n` +
-      `  approve: \`durable-agent approve ${workflowId} ${c.callId}\`\n` +
-      `  deny: \`durable-agent deny ${workflowId} ${c.callId} --reason "..."\`\n` +
-      `  Web UI: Send Signal \`approve\` with \`${JSON.stringify({ callId: c.callId })}\` (or \`deny\` with \`${JSON.stringify({ callId: c.callId, reason: '...' })}\`)`,
-  );
-  setStep(state, `waiting for approval of ${waiting.length} tool call(s)`, lines.join('\n'));
+  const waiting = ownPending(state).filter((call) => call.kind === 'approval');
+  const lines = waiting.map((call) => waitingCallDetails(call, workflowId, false));
+  setStep(state, `waiting for approval of ${waiting.length} tool call(s)`, lines.join('\n\n'));
 }
 
 function describeDecision(decision: ApprovalDecision | undefined, timeout?: unknown) {
@@ -44,11 +39,10 @@ function decidedEvent(state: RunState, call: { callId: string; tool: string }, d
  * the Web UI), though its batch may still wait for the other calls.
  */
 export function markDecided(state: RunState, decision: ApprovalDecision, workflowId: string): void {
-  const call = state.pending.find((p) => p.callId === decision.callId && p.kind === 'approval');
-  if (!call) return;
-  state.pending = state.pending.filter((p) => p !== call);
-  decidedEvent(state, call, decision);
-  if (pendingOfKind(state, 'approval').length > 0) showWaitingApprovals(state, workflowId);
+  const record = recordOf(state, decision.callId);
+  if (record?.phase.name !== 'awaiting_approval') return;
+  decidedEvent(state, record, decision);
+  if (ownPending(state).some((call) => call.kind === 'approval')) showWaitingApprovals(state, workflowId);
 }
 
 /**
@@ -57,8 +51,9 @@ export function markDecided(state: RunState, decision: ApprovalDecision, workflo
  */
 export async function awaitApprovals(state: RunState, calls: AskCall[], workflowId: string): Promise<GateOutcome[]> {
   if (calls.length === 0) return [];
-  const decidedEarly = new Set(calls.filter((c) => state.approvals.some((a) => a.callId === c.callId)).map((c) => c.callId));
-  for (const call of calls) {
+  const records = calls.map((call) => recordOf(state, call.callId)!);
+  const decidedEarly = new Set(records.filter((record) => record.answer).map((record) => record.callId));
+  for (const [index, call] of calls.entries()) {
     recordEvent(
       state,
       {
@@ -71,14 +66,13 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
       },
       nowIso(),
     );
-    if (!decidedEarly.has(call.callId)) {
-      state.pending.push({ callId: call.callId, tool: call.tool, kind: 'approval', input: call.input, decision: call.decision, since: nowIso() });
-    }
+    const record = records[index]!;
+    Object.assign(record, { input: record.answer?.input ?? call.input, permission: call.decision, phase: { name: 'awaiting_approval' }, askedAt: nowIso() });
   }
   setStatus(state, 'awaiting_approval');
   showWaitingApprovals(state, workflowId);
 
-  const decided = () => calls.every((c) => state.approvals.some((a) => a.callId === c.callId));
+  const decided = () => records.every((record) => record.answer);
   const timeout = state.descriptor.approvalTimeout;
   countApprovalWait(state.agent, 1);
   try {
@@ -88,11 +82,13 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
     countApprovalWait(state.agent, -1);
   }
 
-  const outcomes = calls.map((call): GateOutcome => {
-    const stillPending = state.pending.some((p) => p.callId === call.callId);
-    const decision = takeApproval(state, call.callId);
-    settle(state, call.callId);
-    if (decidedEarly.has(call.callId) || stillPending) decidedEvent(state, call, decision, timeout);
+  const outcomes = calls.map((call, index): GateOutcome => {
+    const record = records[index]!;
+    const decision = record.answer;
+    if (decision?.approved) record.phase = { name: 'queued' };
+    else settleCall(state, call.callId, 'denied');
+    // Decided early (no event yet when it came) or not at all (timed out): the event now.
+    if (decidedEarly.has(call.callId) || !decision) decidedEvent(state, call, decision, timeout);
     // Here rather than where the answer arrives, so the trace event lands on the run's own span.
     const described = describeDecision(decision, timeout);
     permissionDecided(call, described.behavior, described.by, described.reason);

@@ -6,7 +6,7 @@ import { callCost } from '../common/pricing';
 import { activities } from './activities-proxy';
 import { nowIso } from './clock';
 import { recordEvent } from './event-log';
-import { DEFAULT_MODEL_ATTEMPTS, DEFAULT_MODEL_HEARTBEAT_TIMEOUT, DEFAULT_MODEL_TIMEOUT } from './model-step';
+import { modelSchedule } from './model-step';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 
@@ -57,13 +57,9 @@ export async function compact(state: RunState, reason: 'budget' | 'context_too_l
   if (upTo <= from) return false;
   const estimate = estimatedTokens(state);
   setStep(state, `compacting the conversation: ${upTo - from} older message(s) into a summary`);
+  const schedule = modelSchedule(settings);
   const output = await activities.compactConversation.executeWithOptions(
-    {
-      summary: `compact messages ${from}–${upTo - 1}`,
-      startToCloseTimeout: settings.timeout ?? DEFAULT_MODEL_TIMEOUT,
-      heartbeatTimeout: settings.heartbeatTimeout ?? DEFAULT_MODEL_HEARTBEAT_TIMEOUT,
-      retry: { maximumAttempts: settings.maximumAttempts ?? DEFAULT_MODEL_ATTEMPTS, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
-    },
+    { summary: `compact messages ${from}–${upTo - 1}`, ...schedule.options },
     [
       {
         agent: state.agent,
@@ -74,6 +70,7 @@ export async function compact(state: RunState, reason: 'budget' | 'context_too_l
         upTo,
         ...(state.window ? { previousSummary: state.window.summary } : {}),
         maxChars: memory ? memory.maxTokens * CHARS_PER_TOKEN : DEFAULT_SUMMARY_INPUT_CHARS,
+        budget: schedule.budget,
       },
     ],
   );

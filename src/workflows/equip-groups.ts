@@ -1,5 +1,5 @@
 import type { AgentDescriptor } from '../common/agent';
-import type { ToolCallResult } from '../activities/activity-types';
+import type { ToolCallResult } from '../common/contracts/tool-calls';
 
 export function describeActiveGroups(descriptor: AgentDescriptor, active: string[]): string {
   if (active.length === 0) return 'All tool groups are currently deactivated.';

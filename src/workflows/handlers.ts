@@ -18,13 +18,15 @@ import {
   submitToolResultUpdate,
 } from '../common/definitions';
 import { forwardToSubAgent, noteSubAgentWaiting, subAgentHolding } from './sub-agent-waits';
-import { approvalProblem, pendingOfKind, submissionProblem } from './decisions';
+import { approvalProblem, submissionProblem } from './answer-problems';
+import { allPending, ownPending } from './call-records';
 import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
 import { conversationPage } from './conversation-page';
 import { recordDecision, recordSubmission } from './record-answers';
 import { callIdOf, rejectInput } from './reject-input';
-import { allPending, snapshotState, type RunState } from './run-state';
+import { HANDLER_DESCRIPTIONS } from './handler-descriptions';
+import { snapshotState, type RunState } from './run-state';
 
 /**
  * Every message from outside is parsed by its schema before use. A signal the run cannot use is
@@ -74,24 +76,26 @@ function refuseIfHeldElsewhere(state: RunState, callId: string): void {
 }
 
 export function installHandlers(state: RunState): void {
-  setHandler(stateQuery, () => snapshotState(state));
-  setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', afterSeq)));
-  setHandler(conversationQuery, (count: unknown) => state.messages.slice(0, queryArgument(state, 'conversation', count)));
-  setHandler(conversationPageQuery, (page: unknown) => conversationPage(state.messages, queryArgument(state, 'conversationPage', page)));
+  setHandler(stateQuery, () => snapshotState(state), { description: HANDLER_DESCRIPTIONS.state });
+  setHandler(eventsQuery, (afterSeq?: unknown) => eventsAfter(state, queryArgument(state, 'events', afterSeq)), { description: HANDLER_DESCRIPTIONS.events });
+  setHandler(conversationQuery, (count: unknown) => state.messages.slice(0, queryArgument(state, 'conversation', count)), { description: HANDLER_DESCRIPTIONS.internal });
+  setHandler(conversationPageQuery, (page: unknown) => conversationPage(state.messages, queryArgument(state, 'conversationPage', page)), { description: HANDLER_DESCRIPTIONS.internal });
 
   setHandler(
     approveSignal,
     onAnswer(state, 'approve', (req) => recordDecision(state, { ...req, approved: true }, true)),
+    { description: HANDLER_DESCRIPTIONS.approve },
   );
   setHandler(
     denySignal,
     onAnswer(state, 'deny', (req) => recordDecision(state, { ...req, approved: false }, true)),
+    { description: HANDLER_DESCRIPTIONS.deny },
   );
   setHandler(
     approveAllSignal,
     onSignal(state, 'approveAll', async (req) => {
       const remember = req.remember ? { remember: req.remember } : {};
-      for (const pending of [...pendingOfKind(state, 'approval')]) {
+      for (const pending of ownPending(state).filter((call) => call.kind === 'approval')) {
         await recordDecision(state, { callId: pending.callId, approved: true, ...remember }, true).catch((error: Error) =>
           rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
         );
@@ -102,16 +106,19 @@ export function installHandlers(state: RunState): void {
         );
       }
     }),
+    { description: HANDLER_DESCRIPTIONS.approveAll },
   );
   setHandler(
     submitToolResultSignal,
     onAnswer(state, 'submitToolResult', (req) => {
       recordSubmission(state, req, true);
     }),
+    { description: HANDLER_DESCRIPTIONS.submitToolResult },
   );
   setHandler(
     subAgentWaitingSignal,
     onSignal(state, 'subAgentWaiting', (report) => noteSubAgentWaiting(state, report as SubAgentWaitingReport)),
+    { description: HANDLER_DESCRIPTIONS.internal },
   );
   setHandler(
     setGroupsSignal,
@@ -120,9 +127,11 @@ export function installHandlers(state: RunState): void {
       state.activeGroups = active;
       if (unknown.length > 0) rejectInput(state, 'setGroups', `setGroups: unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')} were ignored`);
     }),
+    { description: HANDLER_DESCRIPTIONS.setGroups },
   );
 
   setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', req)), {
+    description: HANDLER_DESCRIPTIONS.decide,
     validator: (req) => {
       const request = validated(state, 'decide', req);
       refuseIfHeldElsewhere(state, request.callId);
@@ -134,6 +143,7 @@ export function installHandlers(state: RunState): void {
     submitToolResultUpdate,
     (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', req)),
     {
+      description: HANDLER_DESCRIPTIONS.submitToolResultUpdate,
       validator: (req) => {
         const request = validated(state, 'submitToolResultUpdate', req);
         refuseIfHeldElsewhere(state, request.callId);

@@ -1,6 +1,8 @@
 import { ActivityFailure, ApplicationFailure, isCancellation, log, workflowInfo } from '@temporalio/workflow';
-import type { CallModelOutput, ModelToolDefinition } from '../activities/activity-types';
+import type { CallModelOutput, ModelToolDefinition } from '../common/contracts/model-call';
+import type { ModelSettings } from '../common/agent';
 import type { ToolSpec } from '../common/tools';
+import { stepSchedule, type StepSchedule } from './step-schedule';
 import { activities } from './activities-proxy';
 import { deltaStart } from './conversation-delta';
 import { recordEvent } from './event-log';
@@ -10,6 +12,19 @@ import { toolGroupsPrompt } from './tool-groups-prompt';
 export const DEFAULT_MODEL_TIMEOUT = '5 minutes';
 export const DEFAULT_MODEL_ATTEMPTS = 5;
 export const DEFAULT_MODEL_HEARTBEAT_TIMEOUT = '60s';
+
+/** How a model call (or a compaction, which is one) is scheduled: its own failures counted, crashes retried in its total time. */
+export function modelSchedule(settings: ModelSettings): StepSchedule {
+  return stepSchedule({
+    timeout: settings.timeout ?? DEFAULT_MODEL_TIMEOUT,
+    heartbeatTimeout: settings.heartbeatTimeout ?? DEFAULT_MODEL_HEARTBEAT_TIMEOUT,
+    maximumAttempts: settings.maximumAttempts ?? DEFAULT_MODEL_ATTEMPTS,
+    ...(settings.totalTimeout !== undefined ? { totalTimeout: settings.totalTimeout } : {}),
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '30s',
+  });
+}
 
 function toModelTools(tools: ToolSpec[]): ModelToolDefinition[] {
   return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
@@ -38,23 +53,14 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
     messages: state.messages.slice(from),
     ...(state.window ? { window: state.window } : {}),
   };
+  const schedule = modelSchedule(settings);
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {
     const label = model || 'default';
     recordEvent(state, { type: 'model_call_started', iteration: state.iterations, model: label }, new Date().toISOString());
     try {
       const reply = await activities.callModel.executeWithOptions(
-        {
-          summary: `model ${label} #${state.iterations}`,
-          startToCloseTimeout: settings.timeout ?? DEFAULT_MODEL_TIMEOUT,
-          heartbeatTimeout: settings.heartbeatTimeout ?? DEFAULT_MODEL_HEARTBEAT_TIMEOUT,
-          retry: {
-            maximumAttempts: settings.maximumAttempts ?? DEFAULT_MODEL_ATTEMPTS,
-            initialInterval: '1s',
-            backoffCoefficient: 2,
-            maximumInterval: '30s',
-          },
-        },
+        { summary: `model ${label} #${state.iterations}`, ...schedule.options },
         [
           {
             agent: state.agent,
@@ -63,6 +69,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
             conversation,
             tools: toModelTools(tools),
             iteration: state.iterations,
+            budget: schedule.budget,
           },
         ],
       );

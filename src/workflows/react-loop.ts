@@ -8,7 +8,7 @@ import { preview, recordEvent } from './event-log';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from './model-step';
 import { compact, isContextTooLong, overBudget } from './compaction';
-import type { CallModelOutput } from '../activities/activity-types';
+import type { CallModelOutput } from '../common/contracts/model-call';
 import type { ToolSpec } from '../common/tools';
 import type { RunState } from './run-state';
 import { publishUsage, setStep } from './status';

@@ -5,21 +5,11 @@ import { truncateText } from '../common/truncate-text';
 import { activities } from './activities-proxy';
 import { markDecided } from './approval-gate';
 import { nowIso } from './clock';
-import { approvalProblem, isUnseen, submissionProblem, trimEarly } from './decisions';
-import { rejectInput } from './reject-input';
+import { approvalProblem, isUnseen, submissionProblem } from './answer-problems';
+import { recordForAnswer, recordOf } from './call-records';
 import type { RunState } from './run-state';
 
 /** Both answers are parsed at the boundary first; these take only well-formed requests. */
-
-function toolOfCall(state: RunState, callId: string): string | undefined {
-  return state.pending.find((p) => p.callId === callId)?.tool ?? state.currentCalls.find((c) => c.id === callId)?.name;
-}
-
-function dropStale<T extends { callId: string }>(state: RunState, handler: string, answers: T[]): void {
-  for (const stale of trimEarly(state, answers)) {
-    rejectInput(state, handler, `more than the kept number of answers for calls not seen yet arrived; the oldest was dropped`, stale.callId);
-  }
-}
 
 /**
  * Edited input is checked against the tool's schema by the worker before it counts. From a signal
@@ -31,7 +21,7 @@ export async function recordDecision(state: RunState, request: DecideRequest, ea
     throw ApplicationFailure.nonRetryable('edited input needs the call to be known first', 'Agent.UnknownCall');
   }
   if (request.approved && input !== undefined) {
-    const tool = toolOfCall(state, request.callId) ?? '';
+    const tool = recordOf(state, request.callId)?.tool ?? '';
     const checked = await activities.validateEditedInput.executeWithOptions(
       { summary: `validate edited input of ${tool}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
       [{ agent: state.agent, tool, input }],
@@ -52,9 +42,10 @@ export async function recordDecision(state: RunState, request: DecideRequest, ea
     ...(input !== undefined ? { input } : {}),
     ...(request.remember ? { remember: request.remember } : {}),
   };
-  state.approvals.push(decision);
+  const record = recordForAnswer(state, request.callId);
+  record.answer = decision;
+  if (decision.approved && input !== undefined) record.input = input;
   markDecided(state, decision, workflowInfo().workflowId);
-  if (early && isUnseen(state, request.callId)) dropStale(state, 'approve', state.approvals);
   return decision;
 }
 
@@ -68,22 +59,6 @@ export function recordSubmission(state: RunState, request: SubmitToolResultReque
     submittedAt: nowIso(),
     ...(request.isError ? { isError: true } : {}),
   };
-  state.submissions.push(submission);
-  if (early && isUnseen(state, request.callId)) dropStale(state, 'submitToolResult', state.submissions);
+  recordForAnswer(state, request.callId).submission = submission;
   return submission;
-}
-
-/**
- * After a batch: an early answer kept for one of its calls that never asked for it (the rules
- * allowed the call, or it did not suspend) is reported instead of lingering unseen.
- */
-export function reportUnusedAnswers(state: RunState, callIds: string[]): void {
-  for (const decision of state.approvals.filter((a) => callIds.includes(a.callId))) {
-    state.approvals.splice(state.approvals.indexOf(decision), 1);
-    rejectInput(state, 'approve', `tool call '${decision.callId}' did not wait for approval; the decision was not needed`, decision.callId);
-  }
-  for (const submission of state.submissions.filter((s) => callIds.includes(s.callId))) {
-    state.submissions.splice(state.submissions.indexOf(submission), 1);
-    rejectInput(state, 'submitToolResult', `tool call '${submission.callId}' did not wait for an external result; the result was not used`, submission.callId);
-  }
 }

@@ -2,19 +2,11 @@ import type { AgentDescriptor } from '../common/agent';
 import type { ConversationWindow } from '../common/memory';
 import { newestMessages } from './newest-messages';
 import type { AgentEvent } from '../common/events';
-import { emptyUsage, type Message, type TokenUsage, type ToolCall } from '../common/messages';
+import { emptyUsage, type Message, type TokenUsage } from '../common/messages';
 import type { RuntimeContext } from '../common/runtime';
-import type {
-  AgentRunState,
-  AgentWorkflowInput,
-  ApprovalDecision,
-  CarriedState,
-  PendingCall,
-  ParentRun,
-  RunStatus,
-  SubAgentUsage,
-  SubmittedResult,
-} from '../common/run';
+import type { AgentRunState, AgentWorkflowInput, CarriedState, ParentRun, RunStatus, SubAgentUsage } from '../common/run';
+import type { ToolCallRecord } from '../common/tool-call-record';
+import { allPending, carriedRecords, migrateCarriedAnswers, visibleRecords } from './call-records';
 
 /** The whole state of one run, kept in the workflow. Plain data only: it is carried over continue-as-new. */
 export interface RunState {
@@ -31,15 +23,12 @@ export interface RunState {
   sessionRules: string[];
   status: RunStatus;
   currentStep: string;
-  /** Tool calls of the model reply being handled; decisions for them may arrive early. */
-  currentCalls: ToolCall[];
-  /** Ids of current calls the worker is checking (validation, permissions) right now. */
-  checking: string[];
-  pending: PendingCall[];
-  approvals: ApprovalDecision[];
-  submissions: SubmittedResult[];
-  /** Call ids already decided or answered: later signals for them are ignored. */
-  settled: string[];
+  /**
+   * One record per tool call of the model reply being handled (its phase, decisions, edits,
+   * submissions and times), and the answers that came for calls not seen yet. Calls of earlier
+   * batches are in the conversation.
+   */
+  calls: ToolCallRecord[];
   events: AgentEvent[];
   nextEventSeq: number;
   emptyReplies: number;
@@ -56,10 +45,6 @@ export interface RunState {
   warnedCarrySize?: boolean;
   /** Set when this run is a sub-agent: the run (and call) it answers. */
   parent?: ParentRun;
-  /** Workflow ids of the sub-agent runs this run is waiting for now. */
-  runningSubAgents: string[];
-  /** What each running sub-agent (and its own sub-agents) waits for, as it last reported. */
-  subAgentPending: Record<string, PendingCall[]>;
   /** Per sub-agent call: what it cost. */
   subAgents: SubAgentUsage[];
   output?: string;
@@ -87,12 +72,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     sessionRules: carried?.sessionRules ?? input.parent?.sessionRules ?? [],
     status: 'running',
     currentStep: 'starting',
-    currentCalls: [],
-    checking: [],
-    pending: [],
-    approvals: carried?.approvals ?? [],
-    submissions: carried?.submissions ?? [],
-    settled: [],
+    calls: migrateCarriedAnswers(carried),
     events: carried?.events ?? [],
     nextEventSeq: carried?.nextEventSeq ?? 1,
     emptyReplies: 0,
@@ -101,8 +81,6 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     modelSeen: carried?.modelSeen ?? 0,
     ...(carried?.window ? { window: carried.window } : {}),
     ...(input.parent ? { parent: input.parent } : {}),
-    runningSubAgents: [],
-    subAgentPending: {},
     subAgents: carried?.subAgents ?? [],
   };
 }
@@ -118,19 +96,12 @@ export function carryState(state: RunState): CarriedState {
     sessionRules: state.sessionRules,
     events: state.events,
     nextEventSeq: state.nextEventSeq,
-    approvals: state.approvals,
-    submissions: state.submissions,
+    calls: carriedRecords(state),
     continuedRuns: state.continuedRuns + 1,
     modelSeen: state.modelSeen,
     ...(state.window ? { window: state.window } : {}),
     ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
   };
-}
-
-/** Every call the run waits on: its own, then those its sub-agents (at any depth) wait on. */
-export function allPending(state: RunState): PendingCall[] {
-  const inSubAgents = Object.values(state.subAgentPending);
-  return inSubAgents.length === 0 ? state.pending : [...state.pending, ...inSubAgents.flat()];
 }
 
 /** `{ cost }` when the agent has a price table, else nothing: no price table, no cost field. */
@@ -149,6 +120,7 @@ export function snapshotState(state: RunState): AgentRunState {
     ...costField(state),
     ...newestMessages(state.messages),
     pending: allPending(state),
+    calls: visibleRecords(state),
     activeGroups: state.activeGroups,
     sessionRules: state.sessionRules,
     currentStep: state.currentStep,

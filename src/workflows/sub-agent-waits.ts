@@ -3,8 +3,11 @@ import { approveSignal, denySignal, submitToolResultSignal, subAgentWaitingSigna
 import type { PendingCall, RunStatus } from '../common/run';
 import { nowIso } from './clock';
 import { recordEvent } from './event-log';
-import { allPending, type RunState } from './run-state';
+import { allPending, ownPending } from './call-records';
+import type { RunState } from './run-state';
+import type { ToolCallRecord } from '../common/tool-call-record';
 import { setStatus, setStep } from './status';
+import { waitingCallDetails } from './waiting-details';
 
 /**
  * Approvals bubble up: a sub-agent run reports to its parent whatever it and its own sub-agents
@@ -14,40 +17,37 @@ import { setStatus, setStep } from './status';
 
 const WAITING_STATUSES: ReadonlySet<RunStatus> = new Set(['running', 'awaiting_approval', 'awaiting_external']);
 
+type SubAgentRecord = ToolCallRecord & { phase: Extract<ToolCallRecord['phase'], { name: 'in_sub_agent' }> };
+
+function subAgentRecords(state: RunState): SubAgentRecord[] {
+  return state.calls.filter((record): record is SubAgentRecord => record.phase.name === 'in_sub_agent');
+}
+
 function waitsInSubAgents(state: RunState): PendingCall[] {
-  return Object.values(state.subAgentPending).flat();
+  return subAgentRecords(state).flatMap((record) => record.phase.waiting);
 }
 
 /** Status and Web UI details follow what the sub-agents wait for, while the run has no waiting call of its own. */
 export function showSubAgentWaits(state: RunState): void {
-  if (state.pending.length > 0 || !WAITING_STATUSES.has(state.status)) return;
+  if (ownPending(state).length > 0 || !WAITING_STATUSES.has(state.status)) return;
   const waiting = waitsInSubAgents(state);
   if (waiting.length === 0) {
     if (state.status !== 'running') {
       setStatus(state, 'running');
-      setStep(state, `running sub-agent(s): ${state.runningSubAgents.join(', ')}`);
+      setStep(state, `running sub-agent(s): ${subAgentRecords(state).map((record) => record.phase.workflowId).join(', ')}`);
     }
     return;
   }
   setStatus(state, waiting.some((call) => call.kind === 'approval') ? 'awaiting_approval' : 'awaiting_external');
-  const lines = waiting.map((call) =>
-    call.kind === 'approval'
-      ? `- in sub-agent **${call.agent}** (\`${call.workflowId}\`): \`${call.tool}\` ${JSON.stringify(call.input)} — ${call.decision?.reason ?? ''}\n` +
-        `  approve: \`durable-agent approve ${call.workflowId} ${call.callId}\`\n` +
-        `  deny: \`durable-agent deny ${call.workflowId} ${call.callId} --reason "..."\`\n` +
-        `  Web UI: Send Signal \`approve\` with \`${JSON.stringify({ callId: call.callId })}\` here or on the sub-agent's run`
-      : `- in sub-agent **${call.agent}** (\`${call.workflowId}\`): external \`${call.tool}\`\n  submit: \`durable-agent submit ${call.workflowId} ${call.callId} --output TEXT\``,
-  );
-  setStep(state, `waiting for ${waiting.length} call(s) in sub-agents`, lines.join('\n'));
+  const lines = waiting.map((call) => waitingCallDetails(call, call.workflowId!, true));
+  setStep(state, `waiting for ${waiting.length} call(s) in sub-agents`, lines.join('\n\n'));
 }
 
 /** The `subAgentWaiting` signal: only a sub-agent this run is waiting for may report. */
 export function noteSubAgentWaiting(state: RunState, report: SubAgentWaitingReport): void {
-  if (!state.runningSubAgents.includes(report.workflowId)) {
-    throw new Error(`'${report.workflowId}' is not a sub-agent run this run is waiting for`);
-  }
-  if (report.pending.length === 0) delete state.subAgentPending[report.workflowId];
-  else state.subAgentPending[report.workflowId] = report.pending;
+  const record = subAgentRecords(state).find((candidate) => candidate.phase.workflowId === report.workflowId);
+  if (!record) throw new Error(`'${report.workflowId}' is not a sub-agent run this run is waiting for`);
+  record.phase = { ...record.phase, waiting: report.pending };
   const calls = report.pending.map((call) => ({ callId: call.callId, tool: call.tool, kind: call.kind, workflowId: call.workflowId ?? report.workflowId }));
   recordEvent(state, { type: 'subagent_waiting', workflowId: report.workflowId, agent: report.agent, calls }, nowIso());
   showSubAgentWaits(state);
@@ -59,7 +59,7 @@ export function noteSubAgentWaiting(state: RunState, report: SubAgentWaitingRepo
  * passed on, and the sender is told to use the holding run's id.
  */
 export function subAgentHolding(state: RunState, callId: string): PendingCall | undefined {
-  if (state.pending.some((p) => p.callId === callId)) return undefined;
+  if (ownPending(state).some((p) => p.callId === callId)) return undefined;
   const holders = waitsInSubAgents(state).filter((call) => call.callId === callId);
   if (holders.length > 1) {
     throw new Error(`tool call '${callId}' waits in ${holders.length} sub-agent runs (${holders.map((h) => h.workflowId).join(', ')}): answer it through the id of the run that holds it`);

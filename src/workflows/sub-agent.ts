@@ -7,7 +7,7 @@ import {
   ParentClosePolicy,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ToolCallResult } from '../activities/activity-types';
+import type { ToolCallResult } from '../common/contracts/tool-calls';
 import { addUsage, emptyUsage, type ToolCall } from '../common/messages';
 import type { AgentRunResult, AgentWorkflowInput, SubAgentUsage } from '../common/run';
 import type { SubAgentSpec } from '../common/tools';
@@ -15,6 +15,7 @@ import { nowIso } from './clock';
 import { preview, recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { showSubAgentWaits } from './sub-agent-waits';
+import { recordOf } from './call-records';
 import { spendingOf } from './spending-details';
 
 /** A `{ task }` input is the sub-agent's prompt as it is; any other input is handed over as JSON. */
@@ -67,7 +68,8 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
     parent: { workflowId: parentId, callId: call.id, depth, ...(spec.inheritSessionRules ? { sessionRules: state.sessionRules } : {}) },
   };
   recordEvent(state, { type: 'subagent_started', ...base, tool: call.name, depth, task: preview(prompt) }, nowIso());
-  state.runningSubAgents.push(workflowId);
+  const record = recordOf(state, call.id)!;
+  record.phase = { name: 'in_sub_agent', workflowId, agent: spec.agent, waiting: [] };
   try {
     const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentRunResult>>('agentWorkflow', {
       workflowId,
@@ -89,10 +91,8 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
     recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(content) }, nowIso());
     return { content, state: 'error' };
   } finally {
-    state.runningSubAgents = state.runningSubAgents.filter((id) => id !== workflowId);
-    if (workflowId in state.subAgentPending) {
-      delete state.subAgentPending[workflowId];
-      showSubAgentWaits(state);
-    }
+    const reported = record.phase.name === 'in_sub_agent' && record.phase.waiting.length > 0;
+    record.phase = { name: 'running' };
+    if (reported) showSubAgentWaits(state);
   }
 }

@@ -1,19 +1,18 @@
-import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { PreparedCall, ToolCallResult } from '../activities/activity-types';
+import { workflowInfo } from '@temporalio/workflow';
+import type { PreparedCall, ToolCallResult } from '../common/contracts/tool-calls';
 import type { ToolCall, ToolMessage } from '../common/messages';
 import { activities, localActivities } from './activities-proxy';
 import { awaitApprovals } from './approval-gate';
-import { nowIso, nowMs } from './clock';
-import { settle } from './decisions';
+import { nowIso } from './clock';
+import { beginBatch, endBatch, recordOf, settleCall } from './call-records';
 import { resetEquippedTools } from './equip-groups';
-import { preview, recordEvent } from './event-log';
+import { recordEvent } from './event-log';
 import { announceExternal, awaitExternalResult } from './external-wait';
+import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
-import { reportUnusedAnswers } from './record-answers';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 import { runSubAgent } from './sub-agent';
-import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, DEFAULT_TOOL_TIMEOUT, toolRetryPolicy } from './tool-defaults';
 import { routeCall, specOf } from './tool-visibility';
 import { permissionDecided } from '../telemetry/permission-decided';
 
@@ -73,40 +72,6 @@ function isExternal(state: RunState, toolName: string): boolean {
   return specOf(state.descriptor, toolName)?.external ?? false;
 }
 
-async function runOnWorker(state: RunState, call: ToolCall, input: unknown): Promise<ToolCallResult> {
-  const spec = specOf(state.descriptor, call.name)!;
-  const started = nowMs();
-  recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input }, nowIso());
-  let result: ToolCallResult;
-  try {
-    const output = await activities.executeTool.executeWithOptions(
-      {
-        summary: `tool ${call.name}`,
-        startToCloseTimeout: spec.timeout ?? DEFAULT_TOOL_TIMEOUT,
-        heartbeatTimeout: spec.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT,
-        retry: toolRetryPolicy(spec),
-      },
-      [{ agent: state.agent, tool: call.name, callId: call.id, input, runtime: state.runtime, maxResultChars: state.descriptor.maxResultChars }],
-    );
-    if (output.kind === 'suspended') {
-      announceExternal(state, call.id, call.name, input, output.reason);
-      result = await awaitExternalResult(state, call.id, call.name, workflowInfo().workflowId);
-    } else {
-      result = output.result;
-    }
-  } catch (error) {
-    if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
-    const cause = error.cause?.message ?? error.message;
-    result = { content: `Error: Tool execution failed: ${cause}`, state: 'error' };
-  }
-  recordEvent(
-    state,
-    { type: 'tool_call_finished', callId: call.id, tool: call.name, state: result.state, durationMs: nowMs() - started, preview: preview(result.content) },
-    nowIso(),
-  );
-  return result;
-}
-
 async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
   if (plan.kind === 'result') return plan.result;
   if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id, plan.call.name, workflowInfo().workflowId);
@@ -117,10 +82,10 @@ async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
 
 function approvedOrDenied(
   state: RunState,
+  call: ToolCall,
   prepared: Extract<PreparedCall, { outcome: 'ask' }>,
   decision: Awaited<ReturnType<typeof awaitApprovals>>[number]['decision'],
 ): Plan {
-  const call = state.currentCalls.find((c) => c.id === prepared.callId)!;
   if (decision === 'timed_out') {
     return errorPlan(call, `Permission denied: approval timed out after ${state.descriptor.approvalTimeout}`, 'denied');
   }
@@ -137,7 +102,7 @@ function approvedOrDenied(
 
 /** The acting half of an iteration: decide, wait for people where needed, run, answer in call order. */
 export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promise<ToolMessage[]> {
-  state.currentCalls = calls;
+  const batch = beginBatch(state, calls);
   const plans = new Map<string, Plan>();
   const forWorker: ToolCall[] = [];
   for (const call of calls) {
@@ -146,21 +111,33 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
     else forWorker.push(call);
   }
 
-  state.checking = forWorker.map((call) => call.id);
+  for (const call of forWorker) recordOf(state, call.id)!.phase = { name: 'checking' };
+  const ranByCheck = new Map<string, ToolCallResult>();
   let prepared: Map<string, PreparedCall>;
-  try {
+  if (checksInExecute(state, forWorker)) {
+    const checked = await checkAndRun(state, forWorker[0]!);
+    prepared = new Map([[checked.prepared.callId, checked.prepared]]);
+    if (checked.result) ranByCheck.set(checked.prepared.callId, checked.result);
+  } else {
     prepared = await prepare(state, forWorker);
-  } finally {
-    state.checking = [];
   }
   const asks: Extract<PreparedCall, { outcome: 'ask' }>[] = [];
   for (const p of prepared.values()) {
     const call = forWorker.find((c) => c.id === p.callId)!;
-    if ('decision' in p && p.decision) permissionDecided(p, p.decision.behavior, 'rules', p.decision.reason);
+    const record = recordOf(state, call.id)!;
+    record.phase = { name: 'queued' };
+    if ('input' in p) record.input = p.input;
+    if ('decision' in p && p.decision) {
+      record.permission = p.decision;
+      permissionDecided(p, p.decision.behavior, 'rules', p.decision.reason);
+    }
     if (p.outcome === 'result') {
       if (p.decision) recordEvent(state, { type: 'permission_decided', callId: call.id, tool: call.name, behavior: 'deny', by: 'rules', reason: p.decision.reason }, nowIso());
       plans.set(call.id, { call, kind: 'result', result: p.result });
-    } else if (p.outcome === 'run') plans.set(call.id, { call, kind: 'run', input: p.input });
+    } else if (p.outcome === 'run') {
+      const ran = ranByCheck.get(call.id);
+      plans.set(call.id, ran ? { call, kind: 'result', result: ran } : { call, kind: 'run', input: p.input });
+    }
     else if (p.outcome === 'unavailable') throw new Error(`tool ${call.name} unavailable after the worker check`);
     else if (p.outcome === 'external') {
       announceExternal(state, call.id, call.name, p.input);
@@ -171,21 +148,25 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
   const outcomes = await awaitApprovals(state, asks, workflowInfo().workflowId);
   for (const outcome of outcomes) {
     const ask = asks.find((a) => a.callId === outcome.callId)!;
-    plans.set(ask.callId, approvedOrDenied(state, ask, outcome.decision));
+    plans.set(ask.callId, approvedOrDenied(state, calls.find((c) => c.id === ask.callId)!, ask, outcome.decision));
   }
 
   const ordered = calls.map((call) => plans.get(call.id)!);
   const results = new Map<string, ToolCallResult>();
   const isSafe = (plan: Plan) => plan.kind === 'result' || (plan.kind === 'run' && (specOf(state.descriptor, plan.call.name)?.concurrencySafe ?? false));
-  for (const batch of planBatches(ordered, isSafe, state.descriptor.parallel)) {
-    const running = batch.items.filter((p) => p.kind !== 'result').map((p) => p.call.name);
+  for (const group of planBatches(ordered, isSafe, state.descriptor.parallel)) {
+    const running = group.items.filter((p) => p.kind !== 'result').map((p) => p.call.name);
     if (running.length > 0) setStep(state, `running ${running.join(', ')}`);
-    const batchResults = await Promise.all(batch.items.map((plan) => execute(state, plan)));
-    batch.items.forEach((plan, i) => results.set(plan.call.id, batchResults[i]));
+    const batchResults = await Promise.all(
+      group.items.map(async (plan) => {
+        const result = await execute(state, plan);
+        settleCall(state, plan.call.id, result.state);
+        return result;
+      }),
+    );
+    group.items.forEach((plan, i) => results.set(plan.call.id, batchResults[i]!));
   }
-  for (const call of calls) if (!state.settled.includes(call.id)) settle(state, call.id);
-  reportUnusedAnswers(state, calls.map((call) => call.id));
-  state.currentCalls = [];
+  endBatch(state, batch);
 
   return calls.map((call): ToolMessage => {
     const result = results.get(call.id)!;

@@ -1,3 +1,4 @@
+import { webUiUrlFor } from '../../src/client/client-config';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,7 +105,7 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
     expect(lines[at + 3]).toBe(`    deny:    durable-agent deny ${id} ${call.callId} --reason "..."`);
     expect(lines[at + 4]).toBe(`    Web UI:  Send Signal 'approve' with {"callId":"${call.callId}"} (or 'deny' with {"callId":"${call.callId}","reason":"..."})`);
     expect(lines).toContain(
-      `Runs waiting in the Web UI: http://localhost:8233/namespaces/default/workflows?query=${encodeURIComponent('AgentStatus="awaiting_approval" OR AgentStatus="awaiting_external"')}`,
+      `Runs waiting in the Web UI: ${webUiUrlFor(server!.address)}/namespaces/default/workflows?query=${encodeURIComponent('AgentStatus="awaiting_approval" OR AgentStatus="awaiting_external"')}`,
     );
 
     const listed = await runCliCaptured(['pending', '--json']);
@@ -232,7 +233,7 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
     const detailed = await start([refund('P9', 9)]);
     await waitForPendingCalls(detailed);
     const metadata = await client!.get(detailed).handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-    const uiCommand = /`(durable-agent approve [^`]+)`/.exec(metadata.currentDetails ?? '')?.[1];
+    const uiCommand = /^(durable-agent approve .+)$/m.exec(metadata.currentDetails ?? '')?.[1];
     expect(uiCommand).toBeDefined();
     const binDir = mkdtempSync(join(tmpdir(), 'durable-agent-bin-'));
     try {

@@ -1,7 +1,7 @@
-import { COMMANDS, COMMON_OPTIONS } from '../../src/client/cli/run-cli';
-import { didYouMean } from '../../src/client/cli/did-you-mean';
-import { colorEnabled } from '../../src/client/cli/style';
-import { formatEvent } from '../../src/client/cli/format-event';
+import { COMMANDS, COMMON_OPTIONS } from '../../src/cli/run-cli';
+import { didYouMean } from '../../src/cli/did-you-mean';
+import { colorEnabled } from '../../src/text/style';
+import { formatEvent } from '../../src/text/format-event';
 import { runCliCaptured } from '../helpers/cli-capture';
 
 describe('CLI help, typos and colour (no Temporal needed)', () => {
@@ -42,6 +42,47 @@ describe('CLI help, typos and colour (no Temporal needed)', () => {
     expect((await runCliCaptured(['frobnicate'])).err[0]).toBe("Unknown command 'frobnicate'.");
     expect(didYouMean('aprove', ['approve', 'deny'])).toBe(" Did you mean 'approve'?");
     expect(didYouMean('x', ['approve', 'deny'])).toBe('');
+  });
+
+  test('list --status takes only the run statuses: another value is a usage error (exit 2) that lists them and suggests the closest', async () => {
+    const statuses = 'running, awaiting_approval, awaiting_external, completed, failed, max_iterations, cancelled, idle, ended';
+    const typo = await runCliCaptured(['list', '--status', 'awaiting_aproval']);
+    expect(typo.code).toBe(2);
+    expect(typo.err[0]).toBe(`Unknown value 'awaiting_aproval' for --status (one of ${statuses}). Did you mean 'awaiting_approval'?`);
+    expect(typo.err).toContain('Usage: durable-agent list [--agent NAME] [--status STATUS] [--limit N] [--json]');
+    const bogus = await runCliCaptured(['list', '--status', 'bogus', '--json']);
+    expect(bogus).toMatchObject({ code: 2, out: [] });
+    expect(bogus.err[0]).toBe(`Unknown value 'bogus' for --status (one of ${statuses}).`);
+    expect((await runCliCaptured(['list', '--status=', '--json'])).code).toBe(2);
+    const help = (await runCliCaptured(['list', '--help'])).out.join('\n');
+    expect(help).toMatch(new RegExp(`--status STATUS +only runs with this status; .*\\(one of: ${statuses}\\)`));
+  });
+
+  test('every option with a fixed set of values declares it: parsing refuses any other value and help lists them', async () => {
+    for (const command of COMMANDS) {
+      for (const [name, option] of Object.entries({ ...command.options, ...COMMON_OPTIONS })) {
+        // A description that lists values ("a, b, c" after a colon, or "one of") belongs in `choices`.
+        if (!option.choices) {
+          expect({ command: command.name, name, description: option.description }).not.toEqual(
+            expect.objectContaining({ description: expect.stringMatching(/(: [a-z_-]+(, [a-z_-]+)+|\bone of\b)/) }),
+          );
+          continue;
+        }
+        const refused = await runCliCaptured([command.name, `--${name}`, 'no-such-value', ...(option.multiple ? [`--${name}`, option.choices[0]!] : [])]);
+        expect({ command: command.name, name, code: refused.code, err: refused.err[0] }).toEqual({
+          command: command.name,
+          name,
+          code: 2,
+          err: `Unknown value 'no-such-value' for --${name} (one of ${option.choices.join(', ')}).`,
+        });
+        expect((await runCliCaptured([command.name, '--help'])).out.join('\n')).toContain(`one of: ${option.choices.join(', ')}`);
+      }
+    }
+  });
+
+  test('the exit codes are documented: 4 when pending could not read a waiting run', async () => {
+    expect((await runCliCaptured(['--help'])).out.join('\n')).toContain('4 waiting runs could not be read (pending).');
+    expect((await runCliCaptured(['pending', '--help'])).out.join('\n')).toContain('Then the exit code is 4.');
   });
 
   test('colour only on a terminal, never with NO_COLOR or a dumb terminal', () => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CONNECTION_FLAGS, connectionOverridesFromFlags } from '../../src/client/cli/connection-flags';
+import { CONNECTION_FLAGS, connectionOverridesFromFlags } from '../../src/cli/connection-flags';
 
 const parse = (args: string[]) => parseArgs({ args, options: CONNECTION_FLAGS, strict: true, allowPositionals: true }).values;
 

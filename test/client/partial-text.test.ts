@@ -1,5 +1,5 @@
 import type { AgentRun } from '../../src/client/agent-run';
-import { runCli } from '../../src/client/cli/run-cli';
+import { runCli } from '../../src/cli/run-cli';
 import type { PartialText } from '../../src/client/partial-text';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { echoTool } from '../fixtures/test-tools';

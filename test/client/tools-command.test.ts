@@ -1,8 +1,8 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliOutput } from '../../src/client/cli/cli-output';
-import { runCli } from '../../src/client/cli/run-cli';
+import type { CliOutput } from '../../src/cli/cli-output';
+import { runCli } from '../../src/cli/run-cli';
 import { mcpChildProcesses } from '../mcp/helpers/processes';
 import { FAULT_SERVER, FILESYSTEM_BIN } from '../mcp/helpers/servers';
 

@@ -1,8 +1,8 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AgentEvent, AgentEventType } from '../../src/common/events';
-import { runCli } from '../../src/client/cli/run-cli';
-import type { CliOutput } from '../../src/client/cli/cli-output';
+import { runCli } from '../../src/cli/run-cli';
+import type { CliOutput } from '../../src/cli/cli-output';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
 import { lookupTool, refundTool, shipTool } from '../fixtures/approval-tools';

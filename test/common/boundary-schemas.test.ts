@@ -16,13 +16,13 @@ function cliPayloads(text: string): [string, string][] {
   return [...text.matchAll(/--name (\w+) --input '([^']*)'/g)].map((m) => [m[1]!, m[2]!]);
 }
 
-/** The payload column of the README's table of signals, updates and queries. */
-function readmePayloads(text: string): [string, string][] {
+/** The payload column of the table of signals, updates and queries in docs/approvals.md. */
+function tablePayloads(text: string): [string, string][] {
   return [...text.matchAll(/^\| (?:signal|update|query) \| `(\w+)` \| `([^`]+)`/gm)].map((m) => [m[1]!, m[2]!]);
 }
 
 describe('the payload schemas', () => {
-  test.each([...cliPayloads(readFileSync(join(ROOT, 'docs', 'signals.md'), 'utf8')), ...readmePayloads(readFileSync(join(ROOT, 'README.md'), 'utf8'))])(
+  test.each([...cliPayloads(readFileSync(join(ROOT, 'docs', 'signals.md'), 'utf8')), ...tablePayloads(readFileSync(join(ROOT, 'docs', 'approvals.md'), 'utf8'))])(
     'the documented %s payload %s parses',
     (handler, json) => {
       expect(HANDLER_NAMES).toContain(handler);
@@ -32,7 +32,7 @@ describe('the payload schemas', () => {
   );
 
   test('the docs show a payload for every handler', () => {
-    const shown = new Set([...cliPayloads(readFileSync(join(ROOT, 'docs', 'signals.md'), 'utf8')), ...readmePayloads(readFileSync(join(ROOT, 'README.md'), 'utf8'))].map(([h]) => h));
+    const shown = new Set([...cliPayloads(readFileSync(join(ROOT, 'docs', 'signals.md'), 'utf8')), ...tablePayloads(readFileSync(join(ROOT, 'docs', 'approvals.md'), 'utf8'))].map(([h]) => h));
     expect([...shown].sort()).toEqual([...HANDLER_NAMES].sort());
   });
 
@@ -59,6 +59,13 @@ describe('the payload schemas', () => {
     expect(parsed.ok && (parsed.value as { reason?: string }).reason).toBe(`${'r'.repeat(2000)}\n[... output truncated: showing the first 2000 of 5000 characters ...]`);
     expect(parse('approveAll', undefined)).toEqual({ ok: true, value: {} });
     expect(parse('events', undefined)).toEqual({ ok: true, value: 0 });
+  });
+
+  test('a reason that quotes what was sent is capped: an unknown field of 1 MiB yields 2,000 characters and a marker', () => {
+    const name = 'k'.repeat(MiB - 64);
+    const parsed = parse('decide', { callId: 'c', approved: true, [name]: 1 });
+    const total = "decide: unknown field(s) ''".length + name.length;
+    expect(parsed).toEqual({ ok: false, reason: `decide: unknown field(s) '${'k'.repeat(2000 - "decide: unknown field(s) '".length)}\n[... output truncated: showing the first 2000 of ${total} characters ...]` });
   });
 
   test('size is measured as UTF-8 bytes of JSON and checked before the shape', () => {

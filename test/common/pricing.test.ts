@@ -1,4 +1,4 @@
-import { formatCost } from '../../src/client/cli/format-event';
+import { formatCost } from '../../src/text/format-event';
 import { callCost } from '../../src/common/pricing';
 
 const usage = { promptTokens: 1_500, completionTokens: 500, totalTokens: 2_000 };

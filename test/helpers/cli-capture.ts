@@ -1,6 +1,6 @@
-import { linesInput } from '../../src/client/cli/cli-input';
-import type { CliOutput } from '../../src/client/cli/cli-output';
-import { runCli } from '../../src/client/cli/run-cli';
+import { linesInput } from '../../src/cli/cli-input';
+import type { CliOutput } from '../../src/cli/cli-output';
+import { runCli } from '../../src/cli/run-cli';
 
 export interface CliRun {
   code: number;

@@ -33,12 +33,21 @@ export async function killProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Wait until a tool activity is running on the child worker, then kill it without warning. */
-export async function killWhenToolRuns(run: AgentRun, worker: ChildProcess): Promise<void> {
+/**
+ * Wait until an activity (of this type, at this attempt or any) is running, then kill the worker
+ * without warning. A killed worker's attempt stays STARTED on the server until it times out: to
+ * kill the worker of a retry, name its attempt.
+ */
+export async function killWhenActivityRuns(run: AgentRun, worker: ChildProcess, activity: string, attempt?: number): Promise<void> {
   for (;;) {
     const pending = (await run.handle.describe()).raw.pendingActivities ?? [];
-    if (pending.some((a) => a.activityType?.name === 'executeTool' && a.state === STARTED)) break;
+    if (pending.some((a) => a.activityType?.name === activity && a.state === STARTED && (attempt === undefined || a.attempt === attempt))) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   await killProcess(worker);
+}
+
+/** Wait until a tool activity is running on the child worker, then kill it without warning. */
+export function killWhenToolRuns(run: AgentRun, worker: ChildProcess): Promise<void> {
+  return killWhenActivityRuns(run, worker, 'executeTool');
 }

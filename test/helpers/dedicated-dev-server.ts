@@ -5,7 +5,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { findFreePorts, startDevServer, type DevServer } from '../../scripts/dev-server.cjs';
 import { createChatModel } from '../../src/model/create-chat-model';
 import type { AgentDefinition } from '../../src/toolkit/define-agent';
-import { createWorker } from '../../src/worker/create-worker';
+import { createWorker, type CreateWorkerOptions } from '../../src/worker/create-worker';
 import { TEST_ENV, workflowBundle } from './temporal-env';
 
 const TEST_MODEL = 'scripted-model';
@@ -21,6 +21,10 @@ export function temporalCliPath(): string | undefined {
  */
 export interface DedicatedDevServer {
   address: string;
+  /** The Web UI (and its HTTP API), when started with `ui`. */
+  uiUrl: string | null;
+  /** What the server writes (its log at level warn). */
+  logFile: string;
   /** PID of the server process now running, undefined while stopped. */
   pid(): number | undefined;
   stop(): Promise<void>;
@@ -30,11 +34,19 @@ export interface DedicatedDevServer {
   dispose(): Promise<void>;
 }
 
-export async function startDedicatedDevServer(cliPath: string): Promise<DedicatedDevServer> {
+export interface DedicatedDevServerOptions {
+  /** `key=value` dynamic configuration instead of the project's (DEV_SERVER_DYNAMIC_CONFIG). */
+  dynamicConfig?: readonly string[];
+  /** Serve the Web UI too. */
+  ui?: boolean;
+}
+
+export async function startDedicatedDevServer(cliPath: string, options: DedicatedDevServerOptions = {}): Promise<DedicatedDevServer> {
   const dir = mkdtempSync(join(tmpdir(), 'durable-agent-dedicated-'));
   const [port, uiPort] = await findFreePorts(2);
   const dbFile = join(dir, 'temporal.sqlite');
-  const launch = () => startDevServer({ cliPath, port, uiPort, dbFile, headless: true });
+  const launch = () =>
+    startDevServer({ cliPath, port, uiPort, dbFile, headless: !options.ui, ...(options.dynamicConfig ? { dynamicConfig: options.dynamicConfig } : {}) });
   let server: DevServer | undefined = await launch();
   const stop = async () => {
     const running = server;
@@ -43,6 +55,8 @@ export async function startDedicatedDevServer(cliPath: string): Promise<Dedicate
   };
   return {
     address: server.address,
+    uiUrl: server.uiUrl,
+    logFile: server.logFile,
     pid: () => server?.pid,
     stop,
     async start() {
@@ -56,12 +70,13 @@ export async function startDedicatedDevServer(cliPath: string): Promise<Dedicate
   };
 }
 
-/** A real agent worker (createWorker, real model client) on the given server. */
+/** A real agent worker (createWorker, real model client) on the given server; `more` createWorker options (a data converter, …). */
 export async function startWorkerAt(
   address: string,
   agents: AgentDefinition[],
   taskQueue: string,
   modelBaseURL: string,
+  more: Partial<CreateWorkerOptions> = {},
 ): Promise<{ stop(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address });
   try {
@@ -72,6 +87,7 @@ export async function startWorkerAt(
       model: createChatModel({ baseURL: modelBaseURL, apiKey: 'test-key', defaultModel: TEST_MODEL }),
       workflowBundle: workflowBundle(),
       log: () => undefined,
+      ...more,
     });
     const running = worker.run();
     return {

@@ -19,7 +19,7 @@ export interface DeploymentTarget {
 }
 
 /**
- * Makes a build the current version of its deployment with the command the README documents
+ * Makes a build the current version of its deployment with the command docs/production.md documents
  * (`temporal worker deployment set-current-version`), or through the API when no CLI is at hand.
  * Retried: the server learns of a version from its workers' polls, a moment after they start.
  */
@@ -117,7 +117,7 @@ export async function drainageStatus(connection: Connection, target: DeploymentT
   return (['unspecified', 'draining', 'drained'] as const)[info?.drainageInfo?.status ?? 0] ?? 'unspecified';
 }
 
-/** The open runs pinned to a version, through the query the README gives for draining. */
+/** The open runs pinned to a version, through the query docs/production.md gives for draining. */
 export async function runningOnVersion(connection: Connection, target: DeploymentTarget): Promise<number> {
   const query = `TemporalWorkerDeploymentVersion='${target.deploymentName}:${target.buildId}' AND ExecutionStatus='Running'`;
   const { count } = await new Client({ connection, namespace: target.namespace }).workflow.count(query);

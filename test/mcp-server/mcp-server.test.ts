@@ -1,80 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
-  ElicitRequestSchema,
   TaskStatusNotificationSchema,
-  type CallToolResult,
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { agents, mcpScripts } from '../fixtures/mcp-agents';
-import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { killProcess } from '../helpers/crash-worker';
+import { startMcpServerKit, textOf as text, type ElicitHandler, type McpServerKit } from '../helpers/mcp-server-kit';
 import { waitFor } from '../helpers/wait-for';
 
-const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'src', 'client', 'cli', 'main.ts');
-const MODULE = join(ROOT, 'test', 'fixtures', 'mcp-agents.ts');
-
-const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-
 describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals as elicitations', () => {
-  let env: AgentTestEnv;
-  let cliArgs: string[];
-  const clients: Client[] = [];
-  const servers: ChildProcess[] = [];
+  let kit: McpServerKit;
+  const env = () => kit.env;
+  const overStdio = (elicit?: ElicitHandler) => kit.overStdio(elicit);
+  const overHttp = (url: string, token?: string) => kit.overHttp(url, token);
+  const httpServer = (extra: string[] = []) => kit.httpServer(extra);
 
   beforeAll(async () => {
-    env = await startAgentTestEnv({ agents, byModel: mcpScripts });
-    cliArgs = ['--import', 'tsx', CLI, 'mcp', '--module', MODULE, '--address', process.env.TEMPORAL_TEST_ADDRESS!, '--task-queue', env.taskQueue];
+    kit = await startMcpServerKit();
   });
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
-    for (const server of servers) if (server.exitCode === null) server.kill('SIGKILL');
-    await env?.stop();
+    await kit?.stop();
   });
-
-  function newClient(elicit?: (request: ElicitRequest) => Promise<ElicitResult>): Client {
-    const client = new Client({ name: 'durable-agent-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
-    if (elicit) client.setRequestHandler(ElicitRequestSchema, elicit);
-    clients.push(client);
-    return client;
-  }
-
-  async function overStdio(elicit?: (request: ElicitRequest) => Promise<ElicitResult>): Promise<Client> {
-    const client = newClient(elicit);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: cliArgs, cwd: ROOT, env: process.env as Record<string, string>, stderr: 'pipe' }));
-    return client;
-  }
-
-  /** `durable-agent mcp --http 0` in its own process: its URL once it listens. */
-  async function httpServer(extra: string[] = []): Promise<{ url: string; process: ChildProcess }> {
-    const child = spawn(process.execPath, [...cliArgs, '--http', '0', '--json', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    servers.push(child);
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      let err = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const line = out.split('\n').find((l) => l.startsWith('{'));
-        if (line) resolve((JSON.parse(line) as { url: string }).url);
-      });
-      child.stderr!.on('data', (d) => (err += d));
-      child.once('exit', (code) => reject(new Error(`mcp --http exited (${code}): ${err}`)));
-    });
-    return { url, process: child };
-  }
-
-  async function overHttp(url: string, token?: string): Promise<Client> {
-    const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}));
-    return client;
-  }
 
   test('over stdio: the agents and the run tools are listed; an agent tool runs the agent to its answer, with progress', async () => {
     const client = await overStdio();
@@ -138,8 +85,8 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     });
     const call = client.callTool({ name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' } });
     const [, runId, callId] = /\(run (\S+), call (\S+)\)/.exec(await waitFor(async () => declined[0], 'the elicitation'))!;
-    expect((await env.client.get(runId!).state()).pending.map((p) => p.callId)).toEqual([callId]);
-    await env.client.get(runId!).approve(callId!);
+    expect((await env().client.get(runId!).state()).pending.map((p) => p.callId)).toEqual([callId]);
+    await env().client.get(runId!).approve(callId!);
     expect(text(await call)).toBe('Refunds: refunded 30 on ORD-1');
     expect(declined).toHaveLength(1);
   });
@@ -172,8 +119,12 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     }, 'the task to need input');
     expect(waiting.statusMessage).toMatch(/waiting for approval: refund \{"order_id":"ORD-1","amount":30\}.*answer with approve_call or deny_call \{ "runId": "mcp-mcp-refunds-[0-9a-f]+", "callId": "call_0_0" \}/);
 
-    const pending = await client.callTool({ name: 'list_pending', arguments: {} });
-    const call = (pending.structuredContent as { items: { runId: string; callId: string; tool: string }[] }).items.find((item) => item.runId === taskId)!;
+    // list_pending goes through visibility, which may show the run's waiting status a moment after the run itself does.
+    const call = await waitFor(async () => {
+      const pending = await client.callTool({ name: 'list_pending', arguments: {} });
+      // A run whose state was not read in time is listed as unreadable (no tool): ask again.
+      return (pending.structuredContent as { items: { runId: string; callId: string; tool?: string }[] }).items.find((item) => item.runId === taskId && item.tool);
+    }, 'list_pending to show the call');
     expect(call).toMatchObject({ tool: 'refund', callId: 'call_0_0' });
     const approved = await client.callTool({ name: 'approve_call', arguments: { runId: call.runId, callId: call.callId } });
     expect(approved.isError).toBeFalsy();
@@ -207,7 +158,7 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     expect(listed.tasks.map((task) => task.taskId)).toContain(taskId);
   });
 
-  test('cancelling a task cancels its run', async () => {
+  test('tasks/cancel answers the task cancelled, as tasks/get does from another server process; the run is cancelled', async () => {
     const client = await overStdio();
     const created = await client.request(
       { method: 'tools/call', params: { name: 'mcp-refunds', arguments: { prompt: 'Refund ORD-1' }, task: { ttl: 600_000 } } },
@@ -215,13 +166,29 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     );
     const taskId = created.task.taskId;
     await waitFor(async () => ((await client.experimental.tasks.getTask(taskId)).status === 'input_required' ? true : undefined), 'the task to need input');
-    await client.experimental.tasks.cancelTask(taskId);
+    const cancelled = await client.experimental.tasks.cancelTask(taskId);
+    expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
+    // Nothing of the task lives in the first process: another one reads the run's cancel request.
+    const other = await overStdio();
+    expect((await other.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
     const status = await waitFor(async () => {
-      const name = (await env.client.get(taskId).handle.describe()).status.name;
+      const name = (await env().client.get(taskId).handle.describe()).status.name;
       return name === 'RUNNING' ? undefined : name;
     }, 'the run to close');
     expect(status).toBe('CANCELLED');
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
+    await expect(other.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('terminal status: cancelled') });
+  });
+
+  test('tasks/cancel of a finished task is the spec\'s error (-32602)', async () => {
+    const client = await overStdio();
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'mcp-helper', arguments: { prompt: 'Where is ORD-1?' }, task: { ttl: 600_000 } } },
+      CreateTaskResultSchema,
+    );
+    expect(text(await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema))).toBe('Helped: ORD-1 is on its way');
+    await expect(client.experimental.tasks.cancelTask(created.task.taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('terminal status: completed') });
+    expect((await client.experimental.tasks.getTask(created.task.taskId)).status).toBe('completed');
   });
 
   test('bad input is a tool error with the reason; an unknown run is a clear error; an unknown tool a protocol error', async () => {

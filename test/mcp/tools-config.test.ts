@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDurationMs } from '../../src/mcp/duration';
 import { loadToolsConfig, parseToolsConfig, resolveMcpServers } from '../../src/mcp/tools-config';
 import { ToolsConfigError } from '../../src/mcp/tools-config-error';
 
@@ -179,25 +178,13 @@ describe('resolveMcpServers (servers passed in code)', () => {
     expect(servers).toEqual({ fs: { transport: 'stdio', command: 'mcp-fs', args: ['/srv'], env: {}, timeoutMs: 120_000, prefix: true } });
   });
 
+  it("reads timeouts with Temporal's duration grammar, as every other duration of the project", () => {
+    const servers = resolveMcpServers({ day: { command: 'a', timeout: '1d' }, hours: { command: 'b', timeout: '2 hours' } }, {});
+    expect([servers.day!.timeoutMs, servers.hours!.timeoutMs]).toEqual([86_400_000, 7_200_000]);
+  });
+
   it('names the variable and path when a variable is missing', () => {
     const error = errorOf(() => resolveMcpServers({ api: { url: 'https://${API_HOST}/mcp' } }, {}));
     expect(error.message).toBe('mcpServers.api.url: environment variable API_HOST is not set (referenced as ${API_HOST})');
-  });
-});
-
-describe('parseDurationMs', () => {
-  it.each([
-    [3000, 3000],
-    ['3000', 3000],
-    ['500ms', 500],
-    ['30s', 30_000],
-    ['1.5m', 90_000],
-    ['1h', 3_600_000],
-  ])('%p → %p ms', (input, expected) => {
-    expect(parseDurationMs(input)).toBe(expected);
-  });
-
-  it.each([['soon'], [0], [-5], ['10 days']])('rejects %p', (input) => {
-    expect(parseDurationMs(input)).toBeUndefined();
   });
 });

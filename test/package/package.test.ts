@@ -1,12 +1,14 @@
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import { testAddress, testNamespace, uniqueTaskQueue } from '../helpers/temporal-env';
 import { createConsumerProject, packRepository, type PackedPackage } from './consumer-project';
-import { codeBlockAfter } from './readme-example';
+import { codeBlockAfter, shellCommandsIn } from './readme-example';
 import { mustRun, runCommand, type CommandResult } from './run-command';
 import { typeErrorLocations } from './type-errors';
+import { waitFor } from '../helpers/wait-for';
 
 /**
  * The package as a user gets it: `npm pack` (which builds dist), `npm install` of the tarball in
@@ -47,7 +49,7 @@ let typeCheck: Promise<{ api: string[]; temporalOnly: string[]; output: string }
 /** tsc over the user's files (emitting them to out/) and over a project that uses Temporal's client alone. */
 function typeCheckOnce(): Promise<{ api: string[]; temporalOnly: string[]; output: string }> {
   typeCheck ??= (async () => {
-    writeTsconfig('tsconfig.api.json', ['public-api.mts', 'public-api.cts', 'first-agent.mts']);
+    writeTsconfig('tsconfig.api.json', ['public-api.mts', 'public-api.cts', 'public-entries.mts', 'first-agent.mts', 'agents.ts']);
     writeTsconfig('tsconfig.temporal-only.json', ['temporal-only.mts'], { noEmit: true });
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
     const [api, temporalOnly] = await Promise.all([node([tsc, '-p', 'tsconfig.api.json']), node([tsc, '-p', 'tsconfig.temporal-only.json'])]);
@@ -62,7 +64,9 @@ beforeAll(async () => {
   project = join(work, 'consumer');
   await createConsumerProject(project, packed.tarball);
   for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(project, file));
-  writeFileSync(join(project, 'first-agent.mts'), codeBlockAfter(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## A first agent'));
+  // The README's first agent (an agents module) and the guide's one-program example, as they are shown.
+  writeFileSync(join(project, 'agents.ts'), codeBlockAfter(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## A first agent'));
+  writeFileSync(join(project, 'first-agent.mts'), codeBlockAfter(readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8'), '## One program: a worker and a client'));
 }, 600_000);
 
 afterAll(() => {
@@ -70,17 +74,20 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  test('holds the compiled build, the bin, the README and package.json, and nothing else', () => {
-    const allowed = /^(dist\/.+\.(js|mjs|d\.ts|d\.mts|js\.map)|bin\/durable-agent\.cjs|README\.md|LICENSE|package\.json)$/;
+  test('holds the compiled build, the bin, the dev-server scripts, the project template, the README and package.json, and nothing else', () => {
+    const allowed = /^(dist\/.+\.(js|mjs|d\.ts|d\.mts|js\.map)|bin\/durable-agent\.cjs|scripts\/(dev-server|temporal-cli)\.cjs|templates\/project\/.+|README\.md|LICENSE|package\.json)$/;
     expect(packed.files.filter((file) => !allowed.test(file))).toEqual([]);
-    expect(packed.files.filter((file) => /(^|\/)(test|tests|fixtures|bench|\.ci|scripts)\//.test(file))).toEqual([]);
-    for (const file of ['dist/index.js', 'dist/index.mjs', 'dist/index.d.ts', 'dist/index.d.mts', 'dist/workflows/index.js', 'dist/client/cli/main.js']) {
+    expect(packed.files.filter((file) => /(^|\/)(tests?|fixtures|bench|\.ci)\//.test(file) && !file.startsWith('templates/project/test/'))).toEqual([]);
+    expect(packed.files).toEqual(expect.arrayContaining(['templates/project/agents.ts', 'templates/project/test/agents.test.ts', 'templates/project/gitignore', 'templates/project/env.example']));
+    const entries = ['index', ...['client', 'worker', 'testing', 'codec', 'telemetry', 'tools'].map((entry) => `entries/${entry}`)];
+    for (const file of [...entries.flatMap((entry) => ['js', 'mjs', 'd.ts', 'd.mts'].map((ext) => `dist/${entry}.${ext}`)), 'dist/workflows/index.js', 'dist/cli/main.js']) {
       expect(packed.files).toContain(file);
     }
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'durable-agent', 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
+    // tsx runs a TypeScript agents module (`durable-agent worker --module agents.ts`); the compiler itself stays out.
+    expect(Object.keys(manifest.dependencies)).toContain('tsx');
     expect(Object.keys(manifest.dependencies)).not.toContain('typescript');
   });
 
@@ -100,6 +107,28 @@ describe('the packed package', () => {
     expect(seen.sameAsRequire).toBe(true);
     expect(seen.esmNames).toEqual(seen.cjsNames);
     expect(seen.modelBadRequest).toBe('Model.BadRequest');
+  });
+
+  test('every entry point (., ./client, ./worker, ./testing, ./codec, ./telemetry, ./tools) from ESM and CJS: the same names and objects', async () => {
+    const result = await node(['entries.mjs']);
+    expect(result.stderr).toBe('');
+    const seen = lastJsonLine<Record<string, { names: string[]; sameAsRequire: boolean; cjsNames: string[] }>>(result.stdout);
+    expect(Object.keys(seen)).toHaveLength(7);
+    for (const [entry, { names, sameAsRequire, cjsNames }] of Object.entries(seen)) {
+      expect({ entry, sameAsRequire, same: names.join() === cjsNames.join(), some: names.length > 0 }).toEqual({ entry, sameAsRequire: true, same: true, some: true });
+    }
+    expect(seen['durable-agent/testing']!.names).toEqual(['startScriptedModelServer', 'startTestTemporal']);
+    // The runtime's own protocol is not published: only the handlers a user may call by hand.
+    expect(seen['durable-agent']!.names).toEqual(expect.arrayContaining(['approveSignal', 'decideUpdate', 'stateQuery', 'defineTool', 'AgentClient', 'createWorker']));
+    for (const internal of ['subAgentWaitingSignal', 'conversationPageQuery', 'conversationQuery', 'runCli', 'startScriptedModelServer', 'checkShellCommand']) {
+      expect(seen['durable-agent']!.names).not.toContain(internal);
+    }
+  });
+
+  test('the client entry alone loads no worker, webpack, MCP or OpenTelemetry code', async () => {
+    const result = await node(['client-only.cjs']);
+    expect(result.stderr).toBe('');
+    expect(lastJsonLine(result.stdout)).toMatchObject({ AgentClient: 'function', heavy: [] });
   });
 
   test('a CommonJS module requires the API', async () => {
@@ -122,11 +151,11 @@ describe('the packed package', () => {
   });
 
   test(
-    'TypeScript (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck off, node16) finds nothing in our declarations or the README example',
+    'TypeScript (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck off, node16) finds nothing in our declarations or the documented examples',
     async () => {
       const { api, temporalOnly, output } = await typeCheckOnce();
       // Temporal's own declarations have errors under these settings in any project that uses them
-      // (see the README): the same ones appear here, and nothing else.
+      // (see docs/library.md): the same ones appear here, and nothing else.
       const ours = api.filter((location) => !location.startsWith('node_modules/@temporalio/'));
       expect(ours.length === 0 ? '' : output).toBe('');
       expect(api).toEqual(temporalOnly);
@@ -142,7 +171,8 @@ describe('a worker from the installed package', () => {
       const result = await node(['run-agent.mjs'], consumerEnv({ TASK_QUEUE: uniqueTaskQueue('package') }));
       expect(result.code).toBe(0);
       expect(lastJsonLine(result.stdout)).toMatchObject({ status: 'completed', output: 'The sum is 5.', iterations: 2 });
-      expect(result.stderr).toMatch(/webpack [\d.]+ compiled successfully/);
+      expect(result.stderr).toContain('Workflow bundle created');
+      expect(result.stderr).not.toMatch(/webpack [\d.]+ compiled/);
     },
     SLOW,
   );
@@ -166,7 +196,7 @@ describe('a worker from the installed package', () => {
   );
 
   test(
-    "runs the README's first agent verbatim: a tool call, an approved refund, the answer",
+    "runs the one-program example of docs/library.md verbatim: a tool call, an approved refund, the answer",
     async () => {
       const { output } = await typeCheckOnce();
       expect(existsSync(join(project, 'out', 'first-agent.mjs'))).toBe(true);
@@ -198,4 +228,133 @@ describe('a worker from the installed package', () => {
     },
     SLOW,
   );
+});
+
+describe("the README's first agent, from the installed package", () => {
+  test(
+    'its commands as shown: `npx durable-agent worker --module ./agents.ts` serves it, `npx durable-agent start … --watch` follows the run to its answer once the refund is approved',
+    async () => {
+      const commands = shellCommandsIn(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## A first agent');
+      const workerCommand = commands.find((line) => line.startsWith('npx durable-agent worker '));
+      const startCommand = commands.find((line) => line.startsWith('npx durable-agent start ') && line.includes('--watch'));
+      expect({ workerCommand, startCommand }).toEqual({ workerCommand: expect.any(String), startCommand: expect.any(String) });
+      const model = await startScriptedModelServer({
+        script: [
+          { toolCalls: [{ name: 'track_logistics', arguments: { order_id: 'ORD-2024-001' } }] },
+          { toolCalls: [{ name: 'request_refund', arguments: { order_id: 'ORD-2024-001', reason: 'late' } }] },
+          'It is in transit, arriving tomorrow; the refund is requested.',
+        ],
+      });
+      const env = consumerEnv({
+        TEMPORAL_ADDRESS: testAddress(),
+        TEMPORAL_NAMESPACE: testNamespace(),
+        TEMPORAL_TASK_QUEUE: uniqueTaskQueue('package-first-agent'),
+        OPENAI_BASE_URL: model.baseURL,
+      });
+      const bin = join(project, 'node_modules', '.bin', 'durable-agent');
+      // A shell runs each command as the README shows it; each gets a process group of its own, so it stops with everything it started.
+      const shell = (command: string) => spawn('sh', ['-c', command], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const stop = async (child: ReturnType<typeof shell>) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        process.kill(-child.pid!, 'SIGTERM');
+        await exited;
+      };
+      const worker = shell(workerCommand!);
+      let workerOutput = '';
+      worker.stdout!.on('data', (d) => (workerOutput += d));
+      worker.stderr!.on('data', (d) => (workerOutput += d));
+      let watch: ReturnType<typeof shell> | undefined;
+      try {
+        await waitFor(async () => (workerOutput.includes('[durable-agent] worker for ecommerce-cs') ? true : worker.exitCode !== null ? Promise.reject(new Error(workerOutput)) : undefined), 'the worker', 120_000);
+        watch = shell(startCommand!);
+        let watched = '';
+        watch.stdout!.on('data', (d) => (watched += d));
+        watch.stderr!.on('data', (d) => (watched += d));
+        const watchExit = new Promise<number | null>((resolve) => watch!.once('exit', (code) => resolve(code)));
+        const workflowId = await waitFor(async () => /^Started (\S+)$/m.exec(watched)?.[1], 'the run to start');
+        const pending = await waitFor(async () => {
+          const listed = await runCommand(bin, ['pending', workflowId, '--json'], { cwd: project, env });
+          const runs = listed.code === 0 ? (JSON.parse(listed.stdout) as Array<{ pending: Array<{ callId: string; tool: string }> }>) : [];
+          return runs[0]?.pending[0];
+        }, 'the refund to wait', 60_000);
+        expect(pending.tool).toBe('request_refund');
+        await mustRun(bin, ['approve', workflowId, pending.callId], { cwd: project, env });
+        expect({ code: await watchExit, watched }).toEqual({ code: 0, watched: expect.stringContaining('It is in transit, arriving tomorrow; the refund is requested.') });
+        // The watch showed the command that approves it, as the README says.
+        expect(watched).toContain(`approve ${workflowId} ${pending.callId}`);
+        const toolResults = JSON.stringify(model.requests.at(-1)?.body.messages ?? []);
+        expect(toolResults).toContain('in transit, arriving tomorrow');
+        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key ecommerce-cs-\S+:\S+\)/);
+      } finally {
+        if (watch) await stop(watch);
+        await stop(worker);
+        await model.close();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe('durable-agent init, from the installed package', () => {
+  let app: string;
+  const bin = () => join(app, 'node_modules', '.bin', 'durable-agent');
+
+  beforeAll(async () => {
+    app = join(work, 'new-project');
+    await mustRun(join(project, 'node_modules', '.bin', 'durable-agent'), ['init', app], { cwd: work, env: consumerEnv({}) });
+    // The scaffold names durable-agent from the registry; here it is the packed tarball.
+    await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.tarball], { cwd: app, timeoutMs: 300_000 });
+  }, 600_000);
+
+  test('writes the project, and refuses to write over it', async () => {
+    const files = ['package.json', 'agents.ts', 'client.ts', 'test/agents.test.ts', 'tsconfig.json', 'Dockerfile', 'docker-compose.yml', '.env.example', '.gitignore', '.dockerignore', 'README.md'];
+    for (const file of files) expect({ file, exists: existsSync(join(app, file)) }).toEqual({ file, exists: true });
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string> };
+    expect(manifest.name).toBe('new-project');
+    expect(readFileSync(join(app, 'Dockerfile'), 'utf8')).toContain('npm install --omit=dev');
+    const again = await runCommand(bin(), ['init', app], { cwd: work, env: consumerEnv({}) });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('nothing was written');
+  });
+
+  test('its own test passes: the agents against the scripted model, on a dev server of its own', async () => {
+    const result = await runCommand('npm', ['test'], { cwd: app, env: consumerEnv({ TEMPORAL_CLI: process.env.TEMPORAL_TEST_CLI ?? '' }), timeoutMs: 300_000 });
+    expect(result.code === 0 ? '' : `${result.stdout}\n${result.stderr}`).toBe('');
+    expect(result.stdout).toMatch(/# pass 1\b/);
+    const typecheck = await runCommand('npm', ['run', 'typecheck'], { cwd: app, env: consumerEnv({}) });
+    expect(typecheck.code === 0 ? '' : `${typecheck.stdout}\n${typecheck.stderr}`).toBe('');
+  }, SLOW);
+
+  test('`durable-agent worker --module ./agents.ts` serves a run started by `durable-agent start`, approved by `durable-agent approve`', async () => {
+    const model = await startScriptedModelServer({
+      script: [
+        { toolCalls: [{ name: 'refund', arguments: { order_id: 'A-7', amount: 7 } }] },
+        'Refunded 7 on A-7.',
+      ],
+    });
+    const taskQueue = uniqueTaskQueue('init-worker');
+    const env = consumerEnv({ TEMPORAL_ADDRESS: testAddress(), TEMPORAL_NAMESPACE: testNamespace(), TEMPORAL_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, AGENT_MODEL: 'scripted-model' });
+    const worker = spawn(bin(), ['worker', '--module', './agents.ts'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      worker.stdout!.on('data', (d) => (output += d));
+      worker.stderr!.on('data', (d) => (output += d));
+      await waitFor(async () => (output.includes('[durable-agent] worker for support') ? true : worker.exitCode !== null ? Promise.reject(new Error(output)) : undefined), 'the worker', 120_000);
+      const started = JSON.parse(await mustRun(bin(), ['start', '--agent', 'support', '--prompt', 'Refund A-7', '--json'], { cwd: app, env })) as { workflowId: string };
+      const pending = await waitFor(async () => {
+        const listed = await runCommand(bin(), ['pending', started.workflowId, '--json'], { cwd: app, env });
+        const runs = listed.code === 0 ? (JSON.parse(listed.stdout) as Array<{ pending: Array<{ callId: string; tool: string }> }>) : [];
+        return runs[0]?.pending[0];
+      }, 'the refund to wait');
+      expect(pending.tool).toBe('refund');
+      await mustRun(bin(), ['approve', started.workflowId, pending.callId], { cwd: app, env });
+      const result = JSON.parse(await mustRun(bin(), ['result', started.workflowId, '--wait', '--json'], { cwd: app, env })) as { output: string };
+      expect(result.output).toBe('Refunded 7 on A-7.');
+    } finally {
+      worker.kill('SIGTERM');
+      await new Promise((resolve) => worker.once('exit', resolve));
+      await model.close();
+    }
+  }, SLOW);
 });

@@ -71,8 +71,8 @@ describe('sub-agents: agents that call agents as child workflows', () => {
     }, 'the AgentStatus search attribute of the top-level run');
     // The Web UI's current details of the top-level run name the call and the command that answers it.
     const details = (await run.handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
-    expect(details).toContain(`in sub-agent **refunder** (\`${waiting.workflowId}\`): \`issue_refund\``);
-    expect(details).toContain(`approve: \`durable-agent approve ${waiting.workflowId} ${waiting.callId}\``);
+    expect(details).toContain(`**issue_refund** in sub-agent **refunder** (\`${waiting.workflowId}\`) \``);
+    expect(details.split('\n')).toContain(`durable-agent approve ${waiting.workflowId} ${waiting.callId}`);
     const waits = ofType(await run.eventsAfter(0), 'subagent_waiting');
     expect(waits.at(-1)!.calls).toEqual([{ callId: waiting.callId, tool: 'issue_refund', kind: 'approval', workflowId: waiting.workflowId }]);
 

@@ -8,14 +8,16 @@ const dir = mkdtempSync(join(tmpdir(), 'load-worker-agents-'));
 
 describe('loadWorkerAgents', () => {
   test('a CommonJS module: its agents and its code MCP servers', async () => {
-    const loaded = await loadWorkerAgents({ module: resolve(__dirname, '..', 'fixtures', 'agents-module', 'agents.cjs') }, 'workspace');
+    const loaded = await loadWorkerAgents(resolve(__dirname, '..', 'fixtures', 'agents-module', 'agents.cjs'));
     expect(loaded.agents.map((agent) => agent.name)).toEqual(['shouter']);
     expect(loaded.mcpServers).toEqual({});
   });
 
-  test('the demo agents on request', async () => {
-    const loaded = await loadWorkerAgents({ demo: true }, dir);
-    expect(loaded.agents.map((agent) => agent.name).sort()).toEqual(['coder', 'ecommerce-cs', 'research']);
+  test('a TypeScript module, without a build step', async () => {
+    const file = join(dir, 'agents.ts');
+    const define = resolve(__dirname, '..', '..', 'src', 'toolkit', 'define-agent.ts');
+    writeFileSync(file, `import { defineAgent } from ${JSON.stringify(define)};\nconst name: string = 'typed-agent';\nexport const agents = [defineAgent({ name, instructions: 'Hi.', tools: [] })];\n`);
+    expect((await loadWorkerAgents(file)).agents.map((agent) => agent.name)).toEqual(['typed-agent']);
   });
 
   test.each([
@@ -24,9 +26,9 @@ describe('loadWorkerAgents', () => {
   ])('a module that %s is a configuration error naming the module', async (_what, source, message) => {
     const file = join(dir, `agents-${Math.random().toString(36).slice(2)}.js`);
     writeFileSync(file, source);
-    const loading = loadWorkerAgents({ module: file }, dir);
+    const loading = loadWorkerAgents(file);
     await expect(loading).rejects.toBeInstanceOf(WorkerConfigurationError);
-    await expect(loadWorkerAgents({ module: file }, dir)).rejects.toThrow(`AGENT_MODULE=${file} could not be loaded`);
-    await expect(loadWorkerAgents({ module: file }, dir)).rejects.toThrow(message);
+    await expect(loadWorkerAgents(file)).rejects.toThrow(`AGENT_MODULE=${file} could not be loaded`);
+    await expect(loadWorkerAgents(file)).rejects.toThrow(message);
   });
 });

@@ -102,7 +102,7 @@ describe('worker deployment versioning on the dev server', () => {
 
     await startBuild('B', 'PINNED');
     await makeCurrent('B');
-    // A drains: the server says so, and the visibility query of the README finds the run pinned there.
+    // A drains: the server says so, and the visibility query of docs/production.md finds the run pinned there.
     await waitFor(async () => ((await drainageStatus(await testConnection(), version('A'))) === 'draining' ? true : undefined), 'A draining');
     await waitFor(async () => ((await runningOnVersion(await testConnection(), version('A'))) === 1 ? true : undefined), 'the run listed on A');
 

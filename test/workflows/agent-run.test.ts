@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { DEMO_PROMPT, ecommerceAgent } from '../../src/demo/ecommerce-agent';
-import { addTool, boomTool, echoTool } from '../fixtures/test-tools';
+import { addTool, boomTool, echoTool, throwsObjectTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { toolMessages } from '../helpers/tool-messages';
@@ -10,7 +10,7 @@ import { toolMessages } from '../helpers/tool-messages';
 const mathAgent = defineAgent({
   name: 'math',
   instructions: 'You add numbers with the add tool.',
-  tools: [addTool, echoTool, boomTool],
+  tools: [addTool, echoTool, boomTool, throwsObjectTool],
   maxIters: 4,
 });
 
@@ -66,6 +66,16 @@ describe('agentWorkflow on a real Temporal server', () => {
     expect(result.status).toBe('completed');
   });
 
+  test('a tool that throws a plain object: the model reads the object as JSON, secrets redacted, never [object Object]', async () => {
+    env.model.setScript([{ toolCalls: [{ name: 'throws_object', arguments: {} }] }, 'The card was declined.']);
+    const result = await (await env.client.start('math', { prompt: 'pay' })).result();
+    expect(toolMessages(result.messages)[0]).toMatchObject({
+      content: 'Error: Tool execution failed: {"code":"card_declined","detail":"insufficient funds","apiKey":"[redacted]","request":{"id":"req_42","authorization":"[redacted]"}}',
+      state: 'error',
+    });
+    expect(JSON.stringify(result.messages)).not.toContain('sk-live');
+  });
+
   test('a validation error lists each failing path, and the model corrects it', async () => {
     env.model.setScript([
       { toolCalls: [{ name: 'add', arguments: { a: 'one', b: 2.5 } }] },
@@ -98,6 +108,16 @@ describe('agentWorkflow on a real Temporal server', () => {
       state: 'error',
     });
     expect(result.status).toBe('completed');
+  });
+
+  test('a tool that throws a plain object: the model reads the object as JSON, secrets redacted, never [object Object]', async () => {
+    env.model.setScript([{ toolCalls: [{ name: 'throws_object', arguments: {} }] }, 'The card was declined.']);
+    const result = await (await env.client.start('math', { prompt: 'pay' })).result();
+    expect(toolMessages(result.messages)[0]).toMatchObject({
+      content: 'Error: Tool execution failed: {"code":"card_declined","detail":"insufficient funds","apiKey":"[redacted]","request":{"id":"req_42","authorization":"[redacted]"}}',
+      state: 'error',
+    });
+    expect(JSON.stringify(result.messages)).not.toContain('sk-live');
   });
 
   test('model 500 twice, then success: Temporal retries the model call', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ScriptedRequestLogEntry } from '../../src/testing/scripted-model-types';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
-import { CONVERSATION_PAGE_BYTES } from '../../src/client/conversation-reader';
+import { CONVERSATION_PAGE_BYTES } from '../../src/common/contracts/conversation-reader';
 import { lookupTool, refundTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, startTestWorker, type AgentTestEnv } from '../helpers/agent-test-env';
 import { waitForPending } from '../helpers/wait-for';

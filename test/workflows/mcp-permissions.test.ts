@@ -2,7 +2,7 @@ import type { ToolMessage } from '../../src/common/messages';
 import type { McpServersInput } from '../../src/mcp';
 import type { ScriptedTurnInfo } from '../../src/testing/scripted-model-types';
 import { defineAgent } from '../../src/toolkit/define-agent';
-import type { PreparedCall } from '../../src/activities/activity-types';
+import type { PreparedCall } from '../../src/common/contracts/tool-calls';
 import { activityEvents, activityResults } from '../helpers/activity-history';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { waitForPending } from '../helpers/wait-for';

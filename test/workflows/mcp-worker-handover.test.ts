@@ -131,8 +131,11 @@ describe('every worker the same: a run keeps the tool list it started with', () 
     const without = await startWorker(taskQueue);
     await run.approve(pending[0].callId);
     // The second model call ran on the worker without the server, with the tool list recorded at the start.
-    const failure = await unavailableFailure(run, 'prepareToolCalls');
+    // A single call is checked by the activity that runs it.
+    const failure = await unavailableFailure(run, 'executeTool');
     expect(failure.message).toMatch(/^Tool 'read_only_tool' of agent 'handover-prepare' is not available on this worker/);
+    // A worker without the tool uses none of the call's own attempts (read-only: 5).
+    await waitFor(async () => ((await unavailableFailure(run, 'executeTool')).attempt > 5 ? true : undefined), 'more attempts than the call owns', 60_000);
     const secondRequest = model.requests.filter((r) => r.turnIndex === 1).at(-1)!;
     expect((secondRequest.body.tools ?? []).map((t) => t.function.name).sort()).toEqual(['note', 'read_only_tool']);
 

@@ -64,7 +64,7 @@ describe('streaming model calls', () => {
     expect(attempts.every((r) => r.stream)).toBe(true);
   });
 
-  test('a stalled stream is caught by the heartbeat timeout and retried', async () => {
+  test("a stalled stream is the model's own failure after its heartbeat timeout, and retried", async () => {
     const stallMs = 30_000;
     const before = env.model.requests.length;
     env.model.setScript([{ text: 'Answer after the stall.', faults: [{ stallMs }] }]);
@@ -81,6 +81,7 @@ describe('streaming model calls', () => {
     const history = await run.handle.fetchHistory();
     const modelStarts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes] : []));
     const retried = modelStarts.find((started) => started.attempt === 2);
-    expect(retried?.lastFailure?.timeoutFailureInfo?.timeoutType).toBe(temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_HEARTBEAT);
+    expect(retried?.lastFailure?.applicationFailureInfo?.type).toBe('Model.Timeout');
+    expect(retried?.lastFailure?.message).toBe('Model scripted-model sent nothing for 2s');
   });
 });

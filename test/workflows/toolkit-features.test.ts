@@ -248,15 +248,15 @@ describe('toolkit depth on a real Temporal server', () => {
     expect(sent).not.toContain('charts.example');
   });
 
-  test('a per-tool timeout and retry policy: after its attempts the model gets an error result', async () => {
+  test("a per-tool timeout and retry policy: running past its timeout is the call's own failure; after its attempts the model gets an error result", async () => {
     env.model.setScript([{ toolCalls: [{ name: 'stuck', arguments: {} }] }, 'gave up']);
     const run = await env.client.start('timed', { prompt: 'stuck' });
     const result = await run.result();
     expect(tools(result.messages)[0]).toMatchObject({ state: 'error' });
-    expect(tools(result.messages)[0].content).toMatch(/^Error: Tool execution failed: .*(timed out|timeout)/i);
+    expect(tools(result.messages)[0].content).toBe("Error: Tool execution failed: Tool 'stuck' did not finish within its timeout of 1s [2 of 2 attempts failed]");
     const history = (await run.handle.fetchHistory()).events ?? [];
-    const failed = history.find((e) => e.activityTaskTimedOutEventAttributes);
-    expect(failed?.activityTaskTimedOutEventAttributes?.retryState).toBeDefined();
+    const failed = history.find((e) => e.activityTaskFailedEventAttributes);
+    expect(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo).toMatchObject({ type: 'Tool.Timeout', nonRetryable: true });
     const started = history.find((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.attempt === 2);
     expect(started).toBeDefined();
   });

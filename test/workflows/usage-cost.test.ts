@@ -1,5 +1,5 @@
 import { AGENT_TOTAL_TOKENS } from '../../src/common/search-attributes';
-import { formatEvent } from '../../src/client/cli/format-event';
+import { formatEvent } from '../../src/text/format-event';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { addTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool';
 import { MAX_TOOL_OUTPUT_CHARS, pathPermission, type HarnessEnv } from './harness-env';
 import { confinePath, workspaceRoot } from './paths/confine-path';
-import { checkGlobPattern, globToRegExp } from './files/glob-pattern';
+import { checkGlobPattern, filePatternMatcher } from './files/glob-pattern';
 import { skippedFolders, walkFiles } from './files/walk-files';
 
 const MAX_RESULTS = 1000;
@@ -32,12 +32,12 @@ export function globFilesTool(env: HarnessEnv) {
       const confined = confinePath(workspaceRoot(env.workspace), shownPath);
       const stat = await fs.stat(confined.real).catch(() => undefined);
       if (!stat?.isDirectory()) throw new Error(`Folder not found: '${shownPath}'.`);
-      const matcher = globToRegExp(pattern.replace(/^\.\//, ''));
+      const matches = filePatternMatcher(pattern.replace(/^\.\//, ''));
       const found: string[] = [];
       let size = 0;
       let more = 0;
       for await (const entry of walkFiles(confined.real, { signal: ctx.signal, skipFolders: skippedFolders(pattern), maxEntries: MAX_VISITED })) {
-        if (!matcher.test(entry.relative)) continue;
+        if (!matches(entry.relative)) continue;
         const shown = confined.relative === '.' ? entry.relative : `${confined.relative}/${entry.relative}`;
         if (found.length >= MAX_RESULTS || size + shown.length + 1 > MAX_TOOL_OUTPUT_CHARS) {
           more++;

@@ -6,7 +6,7 @@ import { MAX_TOOL_OUTPUT_CHARS, pathPermission, type HarnessEnv } from './harnes
 import { confinePath, workspaceRoot } from './paths/confine-path';
 import { dangerousPathReason } from './paths/dangerous-paths';
 import { isInside } from './paths/real-path';
-import { checkGlobPattern, globToRegExp } from './files/glob-pattern';
+import { checkGlobPattern, filePatternMatcher } from './files/glob-pattern';
 import { decodeUtf8, looksBinary } from './files/text-file';
 import { skippedFolders, walkFiles } from './files/walk-files';
 
@@ -31,8 +31,8 @@ function compile(pattern: string): RegExp {
 function fileFilter(glob: string | undefined): (relative: string) => boolean {
   if (!glob) return () => true;
   checkGlobPattern(glob);
-  const matcher = globToRegExp(glob.replace(/^\.\//, ''));
-  return glob.includes('/') ? (relative) => matcher.test(relative) : (relative) => matcher.test(path.posix.basename(relative));
+  const matches = filePatternMatcher(glob.replace(/^\.\//, ''));
+  return glob.includes('/') ? matches : (relative) => matches(path.posix.basename(relative));
 }
 
 export function grepFilesTool(env: HarnessEnv) {

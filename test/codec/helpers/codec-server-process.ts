@@ -16,7 +16,7 @@ export interface CodecServerProcess {
 export async function startCodecServerProcess(args: string[], env: NodeJS.ProcessEnv): Promise<CodecServerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--require', 'tsx/cjs', join(ROOT, 'src', 'client', 'cli', 'main.ts'), 'codec-server', '--port', '0', '--json', ...args],
+    ['--require', 'tsx/cjs', join(ROOT, 'src', 'cli', 'main.ts'), 'codec-server', '--port', '0', '--json', ...args],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

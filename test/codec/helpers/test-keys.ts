@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EncryptionKeySet } from '../../../src/codec/encryption-keys';
 
-/** A fresh AES-256 key as base64, the way the README says to make one. */
+/** A fresh AES-256 key as base64, the way docs/encryption.md says to make one. */
 export function newKey(): string {
   return randomBytes(32).toString('base64');
 }

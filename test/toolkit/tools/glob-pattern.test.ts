@@ -1,6 +1,6 @@
-import { checkGlobPattern, globToRegExp } from '../../../src/toolkit/tools/files/glob-pattern';
+import { checkGlobPattern, filePatternMatcher } from '../../../src/toolkit/tools/files/glob-pattern';
 
-describe('globToRegExp', () => {
+describe('filePatternMatcher', () => {
   test.each([
     ['*.ts', 'a.ts', true],
     ['*.ts', 'src/a.ts', false],
@@ -18,7 +18,7 @@ describe('globToRegExp', () => {
     ['a+b(1).txt', 'a+b(1).txt', true],
     ['.env*', '.env.local', true],
   ])('%s against %s → %s', (glob, candidate, expected) => {
-    expect(globToRegExp(glob).test(candidate)).toBe(expected);
+    expect(filePatternMatcher(glob)(candidate)).toBe(expected);
   });
 
   test('patterns that climb out or are absolute are refused', () => {

@@ -1,5 +1,5 @@
 import { workflowMetadataQuery } from '@temporalio/workflow';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AgentRun } from '../../../src/client/agent-run';
 import type { AgentEvent } from '../../../src/common/events';
 import { startAgentTestEnv, type AgentTestEnv } from '../../helpers/agent-test-env';
@@ -104,12 +104,24 @@ describe('nothing from outside can break a run', () => {
     expect(await updateError(run, 'decide', { callId: refundA, approved: true, input: { order_id: 'x'.repeat(1.5 * MiB), amount: 1 } })).toBe(
       'decide: the payload is 1.5 MiB, over the limit of 1 MiB (1048576 bytes)',
     );
-    // Over Temporal's own 2 MiB: the client refuses to send it; a raw sender gets the server's refusal.
+    // A reason quotes what was sent, capped: the refusal of an unknown field of 1 MiB stays far below Temporal's 2 MiB.
+    const oddField = await updateError(run, 'decide', { callId: refundA, approved: true, ['k'.repeat(MiB - 64)]: 1 });
+    expect(oddField).toMatch(/^decide: unknown field\(s\) 'k+\n\[\.\.\. output truncated: showing the first 2000 of \d+ characters \.\.\.\]$/);
+    // Over Temporal's own 2 MiB: the client refuses to send it; a raw sender gets the server's refusal
+    // (history.maxInFlightUpdatePayloads), here from a connection that does not retry it.
     const huge = 'x'.repeat(3 * MiB);
     await expect(run.submit(ship, huge)).rejects.toThrow(
       'submitToolResultUpdate: the payload is 3 MiB, over the limit of 1 MiB (1048576 bytes); it was not sent',
     );
-    await expect(run.handle.executeUpdate('submitToolResultUpdate', { args: [{ callId: ship, output: huge }] })).rejects.toThrow();
+    const once = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS!, interceptors: [] });
+    try {
+      const raw = new Client({ connection: once }).workflow.getHandle(run.workflowId);
+      await expect(raw.executeUpdate('submitToolResultUpdate', { args: [{ callId: ship, output: huge }] })).rejects.toMatchObject({
+        cause: { message: '8 RESOURCE_EXHAUSTED: limit on total payload size of in-flight updates has been reached (2031616 bytes)' },
+      });
+    } finally {
+      await once.close();
+    }
     const cli = await runCliCaptured(['approve', run.workflowId, refundA, '--input', JSON.stringify({ order_id: huge, amount: 1 }), ...cliConnection()]);
     expect(cli.code).toBe(1);
     expect(cli.err.join('\n')).toContain('decide: the payload is 3 MiB, over the limit of 1 MiB (1048576 bytes); it was not sent');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { globToRegExp } from '../files/glob-pattern';
+import { filePatternMatcher } from '../files/glob-pattern';
 
 const MAX_MATCHES = 1000;
 
@@ -21,7 +21,7 @@ export function expandGlob(pattern: string, cwd: string): string[] | undefined {
     if (!/[*?[]/.test(part)) {
       for (const base of current) next.push(path.join(base, part));
     } else {
-      const matcher = globToRegExp(part);
+      const matches = filePatternMatcher(part);
       for (const base of current) {
         let names: string[];
         try {
@@ -31,7 +31,7 @@ export function expandGlob(pattern: string, cwd: string): string[] | undefined {
         }
         for (const name of names) {
           if (name.startsWith('.') && !part.startsWith('.')) continue;
-          if (matcher.test(name)) next.push(path.join(base, name));
+          if (matches(name)) next.push(path.join(base, name));
         }
         if (next.length > MAX_MATCHES) return undefined;
       }

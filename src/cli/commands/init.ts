@@ -1,0 +1,50 @@
+import { stringOption, UsageError, type CliCommand } from '../command';
+
+const DETAILS = [
+  'Writes a new project into DIR (the current folder by default): package.json (durable-agent from the',
+  'npm registry), agents.ts (an agent with a read-only tool and a tool that asks for approval),',
+  'client.ts (a run followed to its answer), test/agents.test.ts (the agents against the scripted model',
+  'of durable-agent/testing, on a Temporal dev server of the test\'s own), tsconfig.json, Dockerfile and',
+  'docker-compose.yml (a worker image that installs the package from the registry, a dev server beside',
+  'it), .env.example, .gitignore, .dockerignore and README.md. Then: cd DIR, npm install, npm test.',
+  'It writes nothing when one of those files exists already, unless --force.',
+].join('\n');
+
+export const initCommand: CliCommand = {
+  name: 'init',
+  usage: 'init [DIR] [--name NAME] [--force]',
+  summary: 'Start a new project: an agents module, a client, a test against the scripted model, a Dockerfile and compose file, .env.example.',
+  details: DETAILS,
+  options: {
+    name: { type: 'string', valueName: 'NAME', description: 'the package name', defaultText: 'the folder name' },
+    force: { type: 'boolean', description: 'write over files that exist' },
+  },
+  examples: ['init my-agents', 'init . --name support-agents'],
+  async run(ctx) {
+    const { existingFiles, packageNameOf, projectFiles, writeProject } = require('../scaffold/project-template') as typeof import('../scaffold/project-template');
+    const { PACKAGE_VERSION } = require('../../common/package-version') as typeof import('../../common/package-version');
+    const dir = ctx.positionals[0] ?? '.';
+    if (ctx.positionals.length > 1) throw new UsageError('init takes one folder');
+    const name = stringOption(ctx, 'name') ?? packageNameOf(dir);
+    if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)) throw new UsageError(`'${name}' is not an npm package name (lower case, no spaces)`);
+    const files = projectFiles({ name, version: PACKAGE_VERSION });
+    const existing = existingFiles(dir, files);
+    if (existing.length > 0 && ctx.values.force !== true) {
+      throw new UsageError(`${dir} has ${existing.join(', ')} already: nothing was written (--force writes over them)`);
+    }
+    writeProject(dir, files);
+    if (ctx.json) {
+      ctx.output.out(JSON.stringify({ dir, name, files: files.map((file) => file.path) }));
+      return 0;
+    }
+    ctx.output.out(`Created ${name} in ${dir}: ${files.map((file) => file.path).join(', ')}`);
+    ctx.output.out('Next:');
+    if (dir !== '.') ctx.output.out(`  cd ${dir}`);
+    ctx.output.out('  npm install');
+    ctx.output.out('  npm test                    # the agents against the scripted model, on a dev server of its own');
+    ctx.output.out('  temporal server start-dev   # in another terminal (or docker compose up -d temporal)');
+    ctx.output.out('  OPENAI_API_KEY=... npm run worker');
+    ctx.output.out('  npm run ask -- "Where is my order A-1001?"');
+    return 0;
+  },
+};

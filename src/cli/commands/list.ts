@@ -1,0 +1,39 @@
+import { RUN_STATUSES } from '../../common/run';
+import { runFilter } from '../../client/run-filter';
+import type { CliCommand } from '../command';
+import { choiceOption, stringOption, UsageError } from '../command';
+import { printJson } from '../cli-output';
+
+export const listCommand: CliCommand = {
+  name: 'list',
+  usage: 'list [--agent NAME] [--status STATUS] [--limit N] [--json]',
+  summary: 'Recent runs and conversations (with their session and messages answered) and their status, through Temporal visibility.',
+  options: {
+    agent: { type: 'string', valueName: 'NAME', description: 'only runs of this agent' },
+    status: {
+      type: 'string',
+      valueName: 'STATUS',
+      choices: RUN_STATUSES,
+      description: 'only runs with this status; a conversation is idle between its turns and ended when over',
+    },
+    limit: { type: 'string', valueName: 'N', description: 'at most this many runs', defaultText: '20' },
+  },
+  examples: ['list', 'list --agent ecommerce-cs --status awaiting_approval', 'list --limit 100 --json'],
+  async run(ctx) {
+    const limit = stringOption(ctx, 'limit') ?? '20';
+    if (!/^[1-9]\d*$/.test(limit)) throw new UsageError('--limit takes a positive integer');
+    const query = runFilter({ agent: stringOption(ctx, 'agent'), status: choiceOption(ctx, 'status', RUN_STATUSES) });
+    const client = await ctx.connect();
+    const runs = await client.list({ ...(query ? { query } : {}), limit: Number(limit) });
+    if (ctx.json) {
+      printJson(ctx.output, runs);
+      return 0;
+    }
+    if (runs.length === 0) ctx.output.out('No runs.');
+    for (const run of runs) {
+      const conversation = run.sessionId !== undefined ? `  conversation ${run.sessionId}, ${run.turns ?? 0} message(s)` : '';
+      ctx.output.out(`${run.workflowId}  ${run.agent ?? '?'}  ${run.status ?? run.temporalStatus}  ${run.startTime.toISOString()}${conversation}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,53 @@
+import type { CliCommand } from '../command';
+import { requirePositional } from '../command';
+import { printJson } from '../cli-output';
+import { formatCost } from '../../text/format-event';
+import { describeRunFailure } from '../../client/run-failure';
+import { describePending, waitingState } from '../waiting-runs';
+
+/** `result` of a run that waits for a person: exit code 3, so a script can tell it from a failure. */
+export const WAITING_EXIT_CODE = 3;
+
+export const resultCommand: CliCommand = {
+  name: 'result',
+  usage: 'result ID [--wait] [--json]',
+  summary: 'Print the answer of a run (JSON: the whole result); says so when the run waits for a person.',
+  details:
+    'A run that is still working is waited for. A run that waits for a person (an approval or an external\n' +
+    `result) is not: its pending calls are printed with the commands that answer them, exit code ${WAITING_EXIT_CODE}.\n` +
+    '--wait waits for the end in any case. A failed, cancelled or terminated run prints why, exit code 1.',
+  options: { wait: { type: 'boolean', description: 'wait for the end even while the run waits for a person' } },
+  examples: ['result ecommerce-cs-ab12cd34', 'result ecommerce-cs-ab12cd34 --wait --json'],
+  async run(ctx) {
+    const id = requirePositional(ctx, 0, 'run id');
+    const client = await ctx.connect();
+    const run = client.get(id);
+    if (ctx.values.wait !== true) {
+      const waiting = await waitingState(run);
+      if (waiting) {
+        if (ctx.json) printJson(ctx.output, { workflowId: id, status: waiting.status, pending: waiting.pending });
+        else {
+          ctx.output.out(`Run ${id} is waiting for a person (${waiting.status}); result --wait waits for its end.`);
+          for (const line of describePending(id, waiting.pending, client.config)) ctx.output.out(line);
+        }
+        return WAITING_EXIT_CODE;
+      }
+    }
+    let result;
+    try {
+      result = await run.result();
+    } catch (error) {
+      const message = describeRunFailure(id, error);
+      if (ctx.json) printJson(ctx.output, { workflowId: id, status: 'failed', error: message });
+      else ctx.output.err(message);
+      return 1;
+    }
+    if (ctx.json) printJson(ctx.output, result);
+    else {
+      ctx.output.out(result.output);
+      const cost = result.cost !== undefined ? `, cost ${formatCost(result.cost)}` : '';
+      ctx.output.out(`(${result.status}, ${result.iterations} iteration(s), ${result.usage.totalTokens} tokens${cost})`);
+    }
+    return 0;
+  },
+};

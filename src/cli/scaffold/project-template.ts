@@ -1,0 +1,49 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+
+/** The project `durable-agent init` writes: the files under templates/project of this package. */
+export const TEMPLATE_DIR = resolve(__dirname, '..', '..', '..', 'templates', 'project');
+
+/** npm leaves dotfiles such as .gitignore out of a package: the template names them without the dot. */
+const DOTTED: Record<string, string> = { gitignore: '.gitignore', dockerignore: '.dockerignore', 'env.example': '.env.example' };
+
+export interface TemplateFile {
+  /** Where it goes, relative to the new project. */
+  path: string;
+  text: string;
+}
+
+function templateFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? templateFiles(path) : [path];
+  });
+}
+
+/** An npm package name from a folder name: lower case, letters, digits and dashes. */
+export function packageNameOf(folder: string): string {
+  const name = basename(resolve(folder)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-._]+|[-._]+$/g, '');
+  return name || 'my-agents';
+}
+
+/** The project's files with its name and this package's version filled in. */
+export function projectFiles(values: { name: string; version: string }): TemplateFile[] {
+  return templateFiles(TEMPLATE_DIR).map((file) => {
+    const path = relative(TEMPLATE_DIR, file);
+    const target = join(dirname(path), DOTTED[basename(path)] ?? basename(path));
+    const text = readFileSync(file, 'utf8').replace(/\{\{name\}\}/g, values.name).replace(/\{\{version\}\}/g, values.version);
+    return { path: target, text };
+  });
+}
+
+/** The files of `files` that exist in `dir` already. */
+export function existingFiles(dir: string, files: readonly TemplateFile[]): string[] {
+  return files.filter((file) => existsSync(join(dir, file.path))).map((file) => file.path);
+}
+
+export function writeProject(dir: string, files: readonly TemplateFile[]): void {
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.text);
+  }
+}

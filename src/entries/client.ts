@@ -1,0 +1,20 @@
+// durable-agent/client: starting, following and answering runs and conversations. Loads no worker,
+// webpack, MCP or OpenTelemetry code (tracing loads only when it is on).
+export { AgentClient, type AgentClientOptions, type RunSummary, type StartOptions } from '../client/agent-client';
+export { AgentRun, type RunUpdate, type WatchOptions } from '../client/agent-run';
+export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from '../client/conversation';
+export { RunRequestRejectedError } from '../client/request-rejected';
+export { StartInputTooLargeError } from '../client/start-input-size';
+export { TemporalConnectionError } from '../connection/temporal-connection-error';
+export { describeConnection, resolveConnectionSettings, type ConnectionSettings } from '../connection/connection-settings';
+export type { ConnectionOverrides } from '../connection/connection-overrides';
+export type { SubAgentUpdate } from '../client/sub-agent-follower';
+export type { PartialText, PartialTextUpdate } from '../client/partial-text';
+export type { ConversationEndReason, ConversationInput, ConversationResult, TurnResult } from '../common/conversation';
+export type { AgentEvent, AgentEventType } from '../common/events';
+export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from '../common/messages';
+export type { AgentRunResult, AgentRunState, ApprovalDecision, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
+export type { ToolCallPhase, ToolCallRecord } from '../common/tool-call-record';
+export type { TelemetryOptions } from '../telemetry/telemetry-options';
+export * from './failures';
+export * from './run-handlers';

@@ -1,0 +1,9 @@
+// durable-agent/worker: running agents (and what a worker is built from).
+export { createWorker, type AgentWorker, type CreateWorkerOptions } from '../worker/create-worker';
+export { bundleAgentWorkflows, type AgentWorkflowsBundle, type BundleAgentWorkflowsOptions } from '../worker/bundle-workflows';
+export { readWorkerConfig, type TemporalConnectionOptions, type WorkerConfig, type WorkerEnvConfig } from '../worker/config';
+export type { Middleware, ToolCallInfo } from '../activities/middleware';
+export { createChatModel } from '../model/create-chat-model';
+export type { ChatModel, ChatModelConfig } from '../model/chat-model-types';
+export type { ChatModelPort } from '../common/contracts/model-call';
+export { loadToolsConfig, createMcpManager, type McpServersInput, type ToolsConfig } from '../mcp';

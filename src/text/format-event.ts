@@ -1,0 +1,114 @@
+import { cliInvocation } from './invocation';
+import { styleFor, type Style } from './style';
+import type { AgentEvent } from '../common/events';
+import type { TokenUsage } from '../common/messages';
+import type { SubAgentUpdate } from '../client/sub-agent-follower';
+
+function clock(at: string): string {
+  return at.slice(11, 19);
+}
+
+function args(input: unknown): string {
+  const text = JSON.stringify(input) ?? '';
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A cost in the price table's currency: at most 6 decimals, no trailing zeros. */
+export function formatCost(cost: number): string {
+  const fixed = cost.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
+  return fixed === '0' && cost > 0 ? '<0.000001' : fixed;
+}
+
+function totals(usage: TokenUsage | undefined, cost: number | undefined): string {
+  const parts = [...(usage ? [`${usage.totalTokens} tokens`] : []), ...(cost !== undefined ? [`cost ${formatCost(cost)}`] : [])];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
+/** One human-readable line per event; `commandFor` names the CLI command that answers a waiting call. */
+export function formatEvent(event: AgentEvent, workflowId: string, style: Style = styleFor(false)): string {
+  const line = plainLine(event, workflowId);
+  switch (event.type) {
+    case 'permission_requested':
+    case 'external_requested':
+    case 'input_rejected':
+    case 'subagent_waiting':
+      return style.yellow(line);
+    case 'run_finished':
+      return event.status === 'completed' ? style.green(line) : event.status === 'max_iterations' ? style.yellow(line) : style.red(line);
+    case 'iteration_started':
+      return style.dim(line);
+    default:
+      return line;
+  }
+}
+
+/** A sub-agent's event, indented by its depth below the watched run. */
+export function formatSubAgentEvent(update: SubAgentUpdate, style: Style = styleFor(false)): string {
+  const pad = '    '.repeat(update.depth);
+  return formatEvent(update.event, update.workflowId, style)
+    .split('\n')
+    .map((line) => `${pad}${line}`)
+    .join('\n');
+}
+
+function plainLine(event: AgentEvent, workflowId: string): string {
+  const t = clock(event.at);
+  const bin = cliInvocation();
+  switch (event.type) {
+    case 'iteration_started':
+      return `${t} ── iteration ${event.iteration}`;
+    case 'model_call_started':
+      return `${t} ▶ model ${event.model} …`;
+    case 'model_call_finished': {
+      const what = event.toolCalls > 0 ? `${event.toolCalls} tool call(s)` : 'answer';
+      const text = event.text ? ` "${event.text}"` : '';
+      return `${t} ◀ model ${event.model}: ${what}${text}${totals(event.usage, event.cost)}`;
+    }
+    case 'tool_call_started':
+      return `${t}   ▶ tool ${event.tool} ${args(event.input)}`;
+    case 'tool_call_finished':
+      return `${t}   ◀ tool ${event.tool} ${event.state} in ${event.durationMs} ms: ${event.preview}`;
+    case 'permission_requested':
+      return [
+        `${t}   ? ${event.tool} ${args(event.input)} needs approval: ${event.reason}`,
+        `        approve: ${bin} approve ${workflowId} ${event.callId}`,
+        `        deny:    ${bin} deny ${workflowId} ${event.callId} --reason "..."`,
+      ].join('\n');
+    case 'permission_decided':
+      return `${t}   ${event.behavior === 'allow' ? '✔' : '✘'} ${event.tool}: ${event.behavior} by ${event.by} (${event.reason})`;
+    case 'external_requested':
+      return [
+        `${t}   ⧗ ${event.tool} ${args(event.input)} runs outside the worker${event.reason ? `: ${event.reason}` : ''}`,
+        `        submit: ${bin} submit ${workflowId} ${event.callId} --output "..."`,
+      ].join('\n');
+    case 'external_submitted':
+      return `${t}   ◀ external ${event.tool}${event.isError ? ' (error)' : ''}: ${event.preview}`;
+    case 'input_rejected':
+      return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
+    case 'run_finished':
+      return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
+    case 'subagent_started':
+      return `${t}   ▶ sub-agent ${event.agent} (${event.workflowId}): ${event.task}`;
+    case 'subagent_finished':
+      return `${t}   ◀ sub-agent ${event.agent} ${event.status}: ${event.preview}${totals(event.usage, event.cost)}`;
+    case 'subagent_waiting':
+      return event.calls.length === 0
+        ? `${t}   ⧗ sub-agent ${event.agent}: nothing waits any more`
+        : [
+            `${t}   ⧗ sub-agent ${event.agent} waits for ${event.calls.length} call(s)`,
+            ...event.calls.map((call) =>
+              call.kind === 'approval'
+                ? `        ${call.tool}: ${bin} approve ${call.workflowId} ${call.callId}   (or deny)`
+                : `        ${call.tool}: ${bin} submit ${call.workflowId} ${call.callId} --output "..."`,
+            ),
+          ].join('\n');
+    case 'turn_started':
+      return `${t} » message ${event.turn}: ${event.text}`;
+    case 'turn_finished':
+      return `${t} « answer ${event.turn} (${event.status}, ${event.iterations} iteration(s)): ${event.output}${totals(event.usage, event.cost)}`;
+    case 'conversation_compacted':
+      return `${t} ⇢ compacted (${event.reason === 'budget' ? 'over the context budget' : 'the model said the context was too long'}): ${event.summarized} older message(s) summarised, ~${event.estimatedTokens} tokens before${totals(event.usage, event.cost)}`;
+    case 'conversation_ended':
+      return `${t} ■ conversation ${event.reason} after ${event.turns} message(s)`;
+  }
+}

@@ -1,0 +1,25 @@
+import type { RuntimeMetricsOptions } from '../telemetry/install-runtime';
+import type { WorkerConfig } from './config';
+import type { WorkerDeployment } from './deployment-options';
+
+export interface WorkerFacts {
+  agents: string[];
+  config: Pick<WorkerConfig, 'temporalAddress' | 'namespace' | 'taskQueue'>;
+  deployment: WorkerDeployment | undefined;
+  metrics: RuntimeMetricsOptions | undefined;
+  tracing: string;
+  encryption: string;
+}
+
+/** The worker's start line: what it serves, where, and which of versioning, metrics, tracing and encryption are on. */
+export function describeWorker(facts: WorkerFacts): string {
+  const { temporalAddress, namespace, taskQueue } = facts.config;
+  const version = facts.deployment?.version;
+  return [
+    `worker for ${facts.agents.join(', ')} on ${temporalAddress}, namespace ${namespace}, task queue ${taskQueue}`,
+    version ? `version ${version.deploymentName}.${version.buildId} (${(facts.deployment!.defaultVersioningBehavior ?? 'PINNED').toLowerCase()})` : 'unversioned',
+    facts.metrics ? `metrics at http://${facts.metrics.prometheus}/metrics` : 'no metrics',
+    facts.tracing === 'off' ? 'no tracing' : `tracing to ${facts.tracing}`,
+    facts.encryption,
+  ].join('; ');
+}

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { importGraph, roomOf } from './import-graph';
+import { ALLOWED_ROOMS, importViolations } from './import-rules';
+
+const SRC = join(__dirname, '..', '..', 'src');
+
+describe('the rooms of src/ and the application floor', () => {
+  const imports = importGraph(SRC);
+
+  test('reads the sources (static, require and import() imports)', () => {
+    expect(imports.length).toBeGreaterThan(500);
+    expect(imports.some((i) => i.from === 'cli/run-cli' && i.target === 'cli/commands/worker')).toBe(true);
+    expect(imports.some((i) => i.from === 'cli/agents-source' && i.target === 'demo/agents')).toBe(true);
+  });
+
+  test('every import keeps the rules: nothing below the application floor imports cli/ or demo/, each room imports only lower rooms', () => {
+    expect(importViolations(imports)).toEqual([]);
+  });
+
+  test('every room of src/ has its rule', () => {
+    const rooms = new Set(imports.map((i) => roomOf(i.from)));
+    expect([...rooms].filter((room) => !(room in ALLOWED_ROOMS) && room !== 'cli' && room !== 'demo')).toEqual([]);
+  });
+
+  test('the rules catch a lower room reaching up', () => {
+    const broken = [
+      { from: 'worker/load-worker-agents', specifier: '../demo/agents', target: 'demo/agents', typeOnly: false },
+      { from: 'mcp-server/follow-agent-call', specifier: '../cli/format-event', target: 'cli/format-event', typeOnly: true },
+      { from: 'client/agent-client', specifier: '../worker/create-worker', target: 'worker/create-worker', typeOnly: false },
+      { from: 'workflows/tool-step', specifier: 'node:fs', typeOnly: false },
+      { from: 'workflows/tool-step', specifier: '../telemetry/tracing', target: 'telemetry/tracing', typeOnly: false },
+      { from: 'common/glob', specifier: 'node:path', typeOnly: false },
+      { from: 'entry', specifier: './cli/run-cli', target: 'cli/run-cli', typeOnly: false },
+    ];
+    expect(importViolations(broken)).toEqual([
+      'worker/load-worker-agents → demo/agents: only the application floor (cli, demo) imports demo/',
+      'mcp-server/follow-agent-call → cli/format-event: only the application floor (cli, demo) imports cli/',
+      'client/agent-client → worker/create-worker: client/ does not import worker/ at run time',
+      "workflows/tool-step → node:fs: the workflow sandbox loads only Temporal's workflow packages and zod",
+      'workflows/tool-step → telemetry/tracing: not sandbox-safe telemetry',
+      'common/glob → node:path: common/ loads no Node or worker package',
+      'entry → cli/run-cli: only the application floor (cli, demo) imports cli/',
+    ]);
+  });
+});

@@ -1,0 +1,53 @@
+import { roomOf, type SourceImport } from './import-graph';
+
+/**
+ * The rooms of src/ and what each may import at run time (type-only imports aside), lowest
+ * first. The application floor (cli, demo) may import anything; nothing else imports it.
+ */
+export const ALLOWED_ROOMS: Record<string, readonly string[]> = {
+  common: [],
+  permissions: ['common'],
+  model: ['common'],
+  connection: ['common'],
+  codec: ['common'],
+  telemetry: ['common'],
+  testing: ['common'],
+  toolkit: ['common', 'permissions', 'model'],
+  mcp: ['common', 'toolkit', 'permissions'],
+  activities: ['common', 'permissions', 'telemetry', 'toolkit'],
+  workflows: ['common', 'telemetry'],
+  client: ['common', 'connection', 'codec', 'telemetry'],
+  text: ['common'],
+  worker: ['common', 'activities', 'codec', 'connection', 'mcp', 'model', 'telemetry', 'toolkit', 'permissions'],
+  'mcp-server': ['common', 'client', 'codec', 'text'],
+  entry: ['common', 'activities', 'client', 'codec', 'connection', 'mcp', 'model', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
+};
+
+const APPLICATION = new Set(['cli', 'demo']);
+
+/** What the workflow bundle's code may load: the sandbox's own packages, and only sandbox-safe telemetry (the sinks). */
+const WORKFLOW_PACKAGES = /^(@temporalio\/workflow|@temporalio\/common(\/lib\/[a-z-]+)?|zod)$/;
+const WORKFLOW_TELEMETRY = new Set(['telemetry/permission-decided', 'telemetry/run-metrics']);
+/** common/ is shared by the workflow sandbox, so it loads no Node module and no room above it. */
+const COMMON_PACKAGES = /^(@temporalio\/workflow|@temporalio\/common(\/lib\/[a-z-]+)?|zod|picomatch\/posix)$/;
+
+/** Every import that breaks a rule, as `file → target: why`. */
+export function importViolations(imports: readonly SourceImport[]): string[] {
+  const problems: string[] = [];
+  for (const { from, target, specifier, typeOnly } of imports) {
+    const room = roomOf(from);
+    const where = `${from} → ${target ?? specifier}`;
+    if (target !== undefined && !target.startsWith('..')) {
+      const targetRoom = roomOf(target);
+      if (APPLICATION.has(targetRoom) && !APPLICATION.has(room)) problems.push(`${where}: only the application floor (cli, demo) imports ${targetRoom}/`);
+      else if (!typeOnly && targetRoom !== room && !APPLICATION.has(room) && !(ALLOWED_ROOMS[room] ?? []).includes(targetRoom)) {
+        problems.push(`${where}: ${room}/ does not import ${targetRoom}/ at run time`);
+      }
+      if (room === 'workflows' && !typeOnly && targetRoom === 'telemetry' && !WORKFLOW_TELEMETRY.has(target)) problems.push(`${where}: not sandbox-safe telemetry`);
+    }
+    if (room === 'workflows' && !typeOnly && target === undefined && !WORKFLOW_PACKAGES.test(specifier)) problems.push(`${where}: the workflow sandbox loads only Temporal's workflow packages and zod`);
+    if (room === 'common' && !typeOnly && target === undefined && !COMMON_PACKAGES.test(specifier)) problems.push(`${where}: common/ loads no Node or worker package`);
+    if (room === 'common' && target?.startsWith('..') && target !== '../package.json') problems.push(`${where}: common/ reads nothing outside src but package.json`);
+  }
+  return problems;
+}
