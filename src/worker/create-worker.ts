@@ -149,7 +149,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     // Bundled here rather than by Worker.create, so webpack's statistics go to DEBUG (bundler-logger.ts).
     const workflowBundle =
       options.workflowBundle ??
-      (await bundleWorkflowCode({ ...agentBundleOptions(options.interceptors?.workflowModules ?? []), logger: bundlerLogger(Runtime.instance().logger) }));
+      (await bundleWorkflowCode({
+        ...agentBundleOptions(options.interceptors?.workflowModules ?? []),
+        // The converters the workflow code itself uses (an encrypted failure converter, say), as Worker.create would bundle them.
+        ...(dataConverter?.payloadConverterPath ? { payloadConverterPath: dataConverter.payloadConverterPath } : {}),
+        ...(dataConverter?.failureConverterPath ? { failureConverterPath: dataConverter.failureConverterPath } : {}),
+        logger: bundlerLogger(Runtime.instance().logger),
+      }));
     worker = await Worker.create({
       connection: nativeConnection,
       namespace: config.namespace,

@@ -26,6 +26,15 @@ async function startedAttempts(run: { handle: { fetchHistory(): Promise<{ events
     .map((event) => event.activityTaskStartedEventAttributes.attempt ?? 1);
 }
 
+/** Temporal's attempt cap of each scheduled activity of the type (0: none, retried until its total timeout). */
+async function scheduledAttemptCaps(run: { handle: { fetchHistory(): Promise<{ events?: any[] | null }> } }, activity: string): Promise<number[]> {
+  const events = (await run.handle.fetchHistory()).events ?? [];
+  return events
+    .map((event) => event.activityTaskScheduledEventAttributes)
+    .filter((scheduled) => scheduled?.activityType?.name === activity)
+    .map((scheduled) => scheduled.retryPolicy?.maximumAttempts ?? 0);
+}
+
 describe("crashes never spend a step's own attempts", () => {
   let model: ScriptedModelServer;
   let ledgerDir: string;
@@ -66,6 +75,9 @@ describe("crashes never spend a step's own attempts", () => {
       expect(result.messages.find((m) => m.role === 'tool')).toMatchObject({ state: 'success', content: 'done on execution 3' });
       expect(executions()).toHaveLength(3);
       expect(await startedAttempts(run, 'executeTool')).toEqual([3]);
+      // However many workers die, Temporal itself never gives up on the step: only its total timeout does.
+      expect(await scheduledAttemptCaps(run, 'executeTool')).toEqual([0]);
+      expect(await scheduledAttemptCaps(run, 'callModel')).toEqual([0, 0]);
     } finally {
       await third.stop();
     }
