@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { ensureCompiledPackage } from './compiled-package';
 import { loadAverage } from './load-average';
 import { median } from './stats';
 import type { SummaryRow } from './summary';
@@ -37,7 +38,7 @@ function timed(file: string, args: string[]): Promise<number> {
  * dev server beside Temporal's own `temporal workflow list` of the same runs, alternating.
  */
 export async function measureCliTimings(options: { address: string; temporalCli: string; runs: number }): Promise<CliTimings> {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.cjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  ensureCompiledPackage();
   const timings: CliTimings = { help: [], list: [], temporalList: [], requireClient: [], requireMain: [] };
   for (let i = 0; i < options.runs; i++) {
     timings.requireClient.push(requireCpuMs(join(ROOT, 'dist', 'entries', 'client.js')));

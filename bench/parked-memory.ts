@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { AgentRunResult } from '../src/common/run';
+import { BenchModels } from './bench-agents';
+import { ensureCompiledPackage } from './compiled-package';
 import { withDeadline } from './deadline';
 import { loadAverage } from './load-average';
 import { mapLimit } from './map-limit';
 import { requestFromChild } from './parked-worker-messages';
 import { mib } from './stats';
 import type { SummaryRow } from './summary';
-import type { HeapReading } from './thread-heaps';
+import type { HeapReading } from './thread-heaps.cjs';
 
 export interface ParkedOptions {
   client: Client;
@@ -22,21 +24,28 @@ export interface ParkedOptions {
   count: number;
   /** Longest wait for each phase (parking, resuming, fresh runs). */
   phaseTimeoutMs: number;
+  /** The benchmark's prebuilt workflow bundle (agent and floor workflows), as a file. */
+  bundleFile: string;
 }
 
-const CHILD = join(__dirname, 'parked-worker-child.ts');
-const PROBE = join(__dirname, 'thread-heaps.ts');
+const CHILD = join(__dirname, 'parked-worker-child.cjs');
+const PROBE = join(__dirname, 'thread-heaps.cjs');
 /** Start, signal and result calls in flight at once. */
 const IN_FLIGHT = 50;
 const WARMUP_RUNS = 20;
 const TARGET_RESUME_RATIO = 2;
 const TARGET_GROWTH_BYTES = 30 * 1024 * 1024;
+const TARGET_REST_BYTES = 80 * 1024 * 1024;
+const TARGET_PARKED_RATIO = 1.1;
 
 function startWorkerProcess(options: ParkedOptions): ChildProcess {
   return fork(CHILD, [], {
-    execArgv: ['--expose-gc', '--require', require.resolve('tsx/cjs'), '--require', PROBE],
+    execArgv: ['--expose-gc', '--require', PROBE],
     env: {
       ...process.env,
+      BENCH_PARKED_DIST: ensureCompiledPackage(),
+      BENCH_PARKED_BUNDLE: options.bundleFile,
+      BENCH_PARKED_MODEL: BenchModels.oneCall,
       BENCH_PARKED_ADDRESS: options.address,
       BENCH_PARKED_MODEL_URL: options.modelUrl,
       BENCH_PARKED_TASK_QUEUE: options.taskQueue,
@@ -49,9 +58,9 @@ function describeHeap(reading: HeapReading): string {
   return `${mib(reading.total)} (main thread ${mib(reading.main)}, workflow thread${reading.threads.length === 1 ? '' : 's'} ${reading.threads.map(mib).join(' + ')})`;
 }
 
-async function waitForParked(child: ChildProcess, count: number): Promise<void> {
+async function waitForParked(child: ChildProcess, counter: 'waiting' | 'bareWaiting', count: number): Promise<void> {
   for (;;) {
-    const { count: waiting } = await requestFromChild(child, 'waiting');
+    const { count: waiting } = await requestFromChild(child, counter);
     if (waiting >= count) return;
     await sleep(250);
   }
@@ -105,7 +114,7 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
     const parkBegan = performance.now();
     const parkedIds = ids('parked', count);
     await mapLimit(parkedIds, IN_FLIGHT, start('parked'));
-    await withDeadline(waitForParked(child, count), options.phaseTimeoutMs, `parking ${count} runs`);
+    await withDeadline(waitForParked(child, 'waiting', count), options.phaseTimeoutMs, `parking ${count} runs`);
     const parkMs = performance.now() - parkBegan;
     const visible = await visibleParked(client, taskQueue, count);
     const parked = (await requestFromChild(child, 'heap')).reading;
@@ -122,19 +131,41 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
     const ratio = resumeMs / freshMs;
     const growth = parked.total - before.total;
 
+    // The same number of bare workflows waiting for a signal, on the same worker: the floor of a parked run.
+    const bareIds = ids('bare', count);
+    const bareBefore = (await requestFromChild(child, 'heap')).reading;
+    await mapLimit(bareIds, IN_FLIGHT, (workflowId) => client.workflow.start('waitingFloorWorkflow', { taskQueue, workflowId }));
+    await withDeadline(waitForParked(child, 'bareWaiting', count), options.phaseTimeoutMs, `parking ${count} bare workflows`);
+    const bareParked = (await requestFromChild(child, 'heap')).reading;
+    await mapLimit(bareIds, IN_FLIGHT, (id) => client.workflow.getHandle(id).signal('release'));
+    await withDeadline(mapLimit(bareIds, IN_FLIGHT, (id) => client.workflow.getHandle(id).result()), options.phaseTimeoutMs, `releasing ${count} bare workflows`);
+    const bareGrowth = bareParked.total - bareBefore.total;
+    const parkedRatio = growth / bareGrowth;
+
     console.log(`\nP3 parked runs: ${count} runs waiting for approval on one worker in its own process (BENCH_PARKED=${count})`);
     console.log(`  worker maxCachedWorkflows: ${ready.maxCachedWorkflows}${process.env.BENCH_PARKED_MAX_CACHED ? ' (set by BENCH_PARKED_MAX_CACHED)' : ' (the worker default, AGENT_MAX_CACHED_RUNS)'}, ${ready.workflowThreads} workflow thread(s)`);
     console.log(`  parking took ${(parkMs / 1000).toFixed(1)} s; the worker's counter saw ${count} waiting, visibility counts ${visible} with AgentStatus awaiting_approval`);
-    console.log(`  heap after forced GC, before:  ${describeHeap(before)}`);
+    console.log(`  heap after forced GC, at rest after ${WARMUP_RUNS} runs (compiled package, prebuilt bundle): ${describeHeap(before)}`);
     console.log(`  heap after forced GC, parked:  ${describeHeap(parked)}; ${parkedLoad}`);
     console.log(`  growth: ${mib(growth)} total, ${(growth / count / 1024).toFixed(1)} KiB per parked run`);
     console.log(`  heap after forced GC, resumed: ${describeHeap(resumed)}; still waiting per the counter: ${stillWaiting}`);
     console.log(`  approve all (approveAll signal) → all finished: ${(resumeMs / 1000).toFixed(1)} s; ${count} fresh runs of the same work without approval: ${(freshMs / 1000).toFixed(1)} s`);
     console.log(`ratio resume/fresh: ${ratio.toFixed(2)}  (target ≤ ${TARGET_RESUME_RATIO}); ${loadAverage()}`);
+    console.log(`  ${count} bare workflows waiting for a signal on the same worker: heap ${describeHeap(bareBefore)} → ${describeHeap(bareParked)}`);
+    console.log(`  growth: ${mib(bareGrowth)}, ${(bareGrowth / count / 1024).toFixed(1)} KiB per waiting workflow`);
+    console.log(`ratio parked run / bare waiting workflow (heap growth): ${parkedRatio.toFixed(2)}  (target ≤ ${TARGET_PARKED_RATIO})`);
     const load = loadavg()[0];
     return [
+      { part: 'P3', figure: 'worker heap at rest (every thread, after forced GC)', value: mib(before.total), target: `≤ ${mib(TARGET_REST_BYTES)}`, met: before.total <= TARGET_REST_BYTES, load },
+      {
+        part: 'P3',
+        figure: `heap per parked run ÷ per bare waiting workflow (${count} each)`,
+        value: `${parkedRatio.toFixed(2)} (${(growth / count / 1024).toFixed(1)} vs ${(bareGrowth / count / 1024).toFixed(1)} KiB)`,
+        target: `≤ ${TARGET_PARKED_RATIO}`,
+        met: parkedRatio <= TARGET_PARKED_RATIO,
+        load,
+      },
       { part: 'P3', figure: `worker heap growth, ${count} parked`, value: mib(growth), target: `≤ ${mib(TARGET_GROWTH_BYTES)}`, met: growth <= TARGET_GROWTH_BYTES, load },
-      { part: 'P3', figure: `heap growth per parked run (${count} parked)`, value: `${(growth / count / 1024).toFixed(1)} KiB`, target: '', load },
       { part: 'P3', figure: `resume ${count} approved / ${count} fresh`, value: ratio.toFixed(2), target: `≤ ${TARGET_RESUME_RATIO}`, met: ratio <= TARGET_RESUME_RATIO, load },
     ];
   } finally {

@@ -1,14 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import type { HeapReading } from './thread-heaps';
+import type { HeapReading } from './thread-heaps.cjs';
 
-/** What the P3 worker process (bench/parked-worker-child.ts) answers, by request type. */
+/** What the P3 worker process (bench/parked-worker-child.cjs) answers, by request type. */
 export interface ParkedWorkerReplies {
   ready: { type: 'ready'; maxCachedWorkflows: number; workflowThreads: number };
   waiting: { type: 'waiting'; count: number };
+  bareWaiting: { type: 'bareWaiting'; count: number };
   heap: { type: 'heap'; reading: HeapReading };
 }
 
-export type ParkedWorkerRequest = { type: 'waiting' } | { type: 'heap' } | { type: 'stop' };
+export type ParkedWorkerRequest = { type: 'waiting' } | { type: 'bareWaiting' } | { type: 'heap' } | { type: 'stop' };
 
 /** Sends a request (none for `ready`, which the child sends by itself) and resolves with the reply of that type. */
 export function requestFromChild<K extends keyof ParkedWorkerReplies>(child: ChildProcess, type: K): Promise<ParkedWorkerReplies[K]> {

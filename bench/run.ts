@@ -17,7 +17,7 @@ import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
 import { measureConversationTurns } from './conversation-turns';
 import { measureSubAgentCall } from './sub-agent-call';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -54,6 +54,11 @@ const PARKED_TIMEOUT_S = setting('BENCH_PARKED_TIMEOUT', 600);
 const PARALLEL_RUNS = setting('BENCH_PARALLEL_RUNS', 3);
 const TASK_QUEUE = 'bench';
 
+function writeBundleFile(file: string, bundle: { code: string }): string {
+  writeFileSync(file, bundle.code);
+  return file;
+}
+
 async function main(): Promise<void> {
   if (wantsClusterBench()) return runClusterBench();
   const parts = selectedParts(process.env.BENCH_ONLY);
@@ -89,7 +94,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p4', 'p5', 'conv', 'sub'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -136,6 +141,7 @@ async function main(): Promise<void> {
         taskQueue: 'bench-parked',
         count: PARKED,
         phaseTimeoutMs: PARKED_TIMEOUT_S * 1000,
+        bundleFile: writeBundleFile(join(stateDir, 'bench-bundle.js'), bundle!),
       }),
     );
     printSummary(rows);
