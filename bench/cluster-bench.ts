@@ -8,7 +8,7 @@
 //   BENCH_CLUSTER_RUNS        runs started at once per batch (50)
 //   BENCH_CLUSTER_ROUNDS      batches per worker count (3)
 //   BENCH_CLUSTER_SEQUENTIAL  runs one after another for the latency figure (10)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -57,6 +57,8 @@ export async function runClusterBench(): Promise<void> {
   const rounds = setting('BENCH_CLUSTER_ROUNDS', 3);
   const sequential = setting('BENCH_CLUSTER_SEQUENTIAL', 10);
   const dir = mkdtempSync(join(tmpdir(), 'durable-agent-bench-cluster-'));
+  // PostgreSQL's own user (not root) must be able to enter the cluster's folder inside it.
+  chmodSync(dir, 0o755);
   console.log(`durable-agent bench --cluster; node ${process.version}; ${loadAverage()}`);
   const cluster = await ownOrRunningCluster(join(dir, 'cluster'));
   const model = await startModelServerProcess();
