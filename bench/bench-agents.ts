@@ -16,9 +16,14 @@ export const BenchModels = {
   delegate: 'delegate-model',
   /** `done` at once (the sub-agent's one model call). */
   answer: 'answer-model',
+  /** Like `loop`, with the page tool: a result of PAGE_CHARS each iteration. */
+  reader: 'reader-model',
 } as const;
 
 export const SLOW_TOOL_MS = 1000;
+/** A tool result of a realistic size: a page of text, about what a search or a file read returns. */
+export const PAGE_CHARS = 2000;
+const PAGE = 'words of a page, '.repeat(Math.ceil(PAGE_CHARS / 17)).slice(0, PAGE_CHARS);
 
 export const noopTool = defineTool({ name: 'noop', description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
 
@@ -36,6 +41,10 @@ export const slowTool = defineTool({
 export const benchAgent = defineAgent({ name: 'bench', instructions: 'Call noop once, then answer.', tools: [noopTool], model: BenchModels.oneCall });
 
 export const loopAgent = defineAgent({ name: 'loop', instructions: 'Call noop until told to stop.', tools: [noopTool], model: BenchModels.loop });
+
+export const pageTool = defineTool({ name: 'read_page', description: 'Reads the next page.', input: z.object({}), readOnly: true, execute: () => PAGE });
+
+export const readerAgent = defineAgent({ name: 'reader', instructions: 'Read pages until told to stop.', tools: [pageTool], model: BenchModels.reader });
 
 export const parallelAgent = defineAgent({ name: 'parallel', instructions: 'Read three things at once.', tools: [slowTool], model: BenchModels.parallel });
 

@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import type { Client } from '@temporalio/client';
 import type { AgentRunResult } from '../src/common/run';
+import { PAGE_CHARS } from './bench-agents';
 import { activitySpans, eventBytes, historyBytes } from './history-activities';
 import { loadAverage } from './load-average';
 import type { SummaryRow } from './summary';
@@ -18,13 +19,14 @@ interface Growth {
 }
 
 const FLAT = 0.1;
+const TARGET_PAGE_ITERATION_BYTES = 6000;
 
-async function measureRun(client: Client, taskQueue: string, iterations: number): Promise<Growth> {
-  const workflowId = `history-${iterations}`;
+async function measureRun(client: Client, taskQueue: string, iterations: number, agent = 'loop'): Promise<Growth> {
+  const workflowId = `history-${agent}-${iterations}`;
   const result: AgentRunResult = await client.workflow.execute('agentWorkflow', {
     taskQueue,
     workflowId,
-    args: [{ agent: 'loop', prompt: String(iterations), runtime: {}, options: { maxIters: iterations } }],
+    args: [{ agent, prompt: String(iterations), runtime: {}, options: { maxIters: iterations } }],
   });
   if (result.status !== 'completed' || result.iterations !== iterations) throw new Error(`unexpected loop result: ${result.status}, ${result.iterations} iterations`);
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -59,10 +61,28 @@ export async function measureHistoryGrowth(options: { client: Client; taskQueue:
   const marginal = (long.totalBytes - short.totalBytes) / (long.iterations - short.iterations);
   console.log(`  each added iteration: ${marginal.toFixed(0)} bytes ((total ${long.iterations} − total ${short.iterations}) / ${long.iterations - short.iterations})`);
   console.log(`ratio ${long.iterations}/${short.iterations}: bytes/iteration ${perIteration.toFixed(3)}, last tool iteration ${lastIteration.toFixed(3)}  (target flat within 10%); ${loadAverage()}`);
+  // The same loop with a realistic tool result (PAGE_CHARS of text each iteration).
+  const pagesShort = await measureRun(options.client, options.taskQueue, options.short, 'reader');
+  const pagesLong = await measureRun(options.client, options.taskQueue, options.long, 'reader');
+  const pageMarginal = (pagesLong.totalBytes - pagesShort.totalBytes) / (pagesLong.iterations - pagesShort.iterations);
+  const pageIteration = pagesLong.lastToolIterationBytes;
+  console.log(
+    `  with a ${PAGE_CHARS}-character tool result each iteration: one tool iteration (model call, tool) ${pagesShort.lastToolIterationBytes} B at ${pagesShort.iterations} iterations, ` +
+      `${pageIteration} B at ${pagesLong.iterations} (target ≤ ${TARGET_PAGE_ITERATION_BYTES}); each added iteration ${pageMarginal.toFixed(0)} B with the completion, ` +
+      `whose result carries the conversation (${pagesLong.finalIterationBytes} B at ${pagesLong.iterations})`,
+  );
   const load = loadavg()[0];
   const flat = (ratio: number) => Math.abs(ratio - 1) <= FLAT;
   return [
     { part: 'P4', figure: `history bytes/iteration, ${long.iterations} vs ${short.iterations}`, value: perIteration.toFixed(3), target: '1 ± 0.10', met: flat(perIteration), load },
     { part: 'P4', figure: `last tool iteration bytes, ${long.iterations} vs ${short.iterations}`, value: lastIteration.toFixed(3), target: '1 ± 0.10', met: flat(lastIteration), load },
+    {
+      part: 'P4',
+      figure: `bytes of a tool iteration with a ${PAGE_CHARS}-char result, at ${pagesLong.iterations}`,
+      value: `${pageIteration} (${(pageIteration / pagesShort.lastToolIterationBytes).toFixed(3)} of it at ${pagesShort.iterations})`,
+      target: `≤ ${TARGET_PAGE_ITERATION_BYTES}, flat`,
+      met: pageIteration <= TARGET_PAGE_ITERATION_BYTES && flat(pageIteration / pagesShort.lastToolIterationBytes),
+      load,
+    },
   ];
 }

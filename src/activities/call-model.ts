@@ -4,6 +4,7 @@ import { appendToSystem } from '../common/system-addition';
 import type { CallModelInput, CallModelOutput, CallModelRequest, ChatModelPort, ModelHeartbeat } from '../common/contracts/model-call';
 import { ConversationCache } from './conversation-cache';
 import { conversationForCall } from './conversation-for-call';
+import { ToolResultCache } from './tool-result-cache';
 import type { ConversationReader } from '../common/contracts/conversation-reader';
 import { runAttempt, type AttemptControls } from './step-attempt';
 import { FailureTypes } from '../common/failures';
@@ -21,6 +22,7 @@ export function callModelActivity(
   middleware: Middleware[],
   tracing?: ActivityTracing,
   cache: ConversationCache = new ConversationCache(),
+  toolResults: ToolResultCache = new ToolResultCache(),
 ) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
   const complete = (input: CallModelInput): Promise<CallModelOutput> => {
@@ -53,7 +55,7 @@ export function callModelActivity(
   return async function callModel(request: CallModelRequest): Promise<CallModelOutput> {
     const { workflowId, runId } = Context.current().info.workflowExecution ?? { workflowId: '', runId: '' };
     const { conversation, ...rest } = request;
-    const messages = windowedMessages(await conversationForCall(conversation, { workflowId, runId }, cache, conversations), conversation.window);
+    const messages = windowedMessages(await conversationForCall(conversation, { workflowId, runId }, cache, conversations, toolResults), conversation.window);
     // Middleware sees the call as the model will: the whole conversation (or its window).
     return run({ ...rest, messages: appendToSystem(messages, conversation.systemAddition) });
   };

@@ -6,6 +6,7 @@ import { ConversationCache } from './conversation-cache';
 import type { ConversationReader } from '../common/contracts/conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import { executeToolActivity } from './execute-tool';
+import { ToolResultCache } from './tool-result-cache';
 import type { Middleware } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
@@ -25,13 +26,15 @@ export function createActivities(deps: ActivityDeps) {
   const middleware = deps.middleware ?? [];
   // One cache for the model calls and the compaction that reads the same conversations.
   const cache = new ConversationCache();
+  // What the tool activities returned, for the model calls that name it (tool-result-references.ts).
+  const toolResults = new ToolResultCache();
   return {
     describeAgent: describeAgentActivity(deps.registry),
-    callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache),
+    callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults),
     compactConversation: compactConversationActivity(deps.model, deps.conversations, cache),
     prepareToolCalls: prepareToolCallsActivity(deps.registry),
     validateEditedInput: validateEditedInputActivity(deps.registry),
-    executeTool: executeToolActivity(deps.registry, middleware, deps.tracing),
+    executeTool: executeToolActivity(deps.registry, middleware, deps.tracing, toolResults),
   };
 }
 

@@ -9,6 +9,7 @@ import { boundToolResult, errorResult, toToolResult } from '../toolkit/tool-resu
 import type { ExecuteToolInput, ExecuteToolOutput, RanToolOutput, ToolCallResult } from '../common/contracts/tool-calls';
 import { prepareOne } from './prepare-tool-calls';
 import { runAttempt, type AttemptControls } from './step-attempt';
+import type { ToolResultCache } from './tool-result-cache';
 import { requireAgent } from './describe-agent';
 import { composeMiddleware, type Middleware, type ToolCallInfo } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
@@ -25,7 +26,7 @@ function isApplicationFailure(error: unknown): error is ApplicationFailure {
   return error instanceof ApplicationFailure;
 }
 
-export function executeToolActivity(registry: AgentRegistry, middleware: Middleware[], tracing?: ActivityTracing) {
+export function executeToolActivity(registry: AgentRegistry, middleware: Middleware[], tracing?: ActivityTracing, toolResults?: ToolResultCache) {
   const steps = middleware.flatMap((m) => (m.onToolCall ? [m.onToolCall.bind(m)] : []));
 
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
@@ -89,7 +90,9 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
           return { kind: 'result', result: errorResult('Error: Tool execution failed: Tool completed without returning a result') };
         }
         // Once more after the middleware, which may have put a result of any size in place.
-        return { kind: 'result', result: boundToolResult(result, input.maxResultChars) };
+        const bounded = boundToolResult(result, input.maxResultChars);
+        toolResults?.remember(workflowId, input.callId, bounded.content);
+        return { kind: 'result', result: bounded };
       } catch (error) {
         if (error instanceof SuspendSignal) return { kind: 'suspended', reason: error.reason };
         throw error;

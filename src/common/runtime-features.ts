@@ -7,9 +7,11 @@
 export const RUNTIME_FEATURES = {
   /** The single call of a batch is checked by the activity that runs it (see workflows/run-on-worker.ts). */
   checkInExecute: 'check-in-execute',
+  /** Model calls name the larger tool results instead of carrying them again (see contracts/tool-result-references.ts). */
+  toolResultReferences: 'tool-result-references',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];
 
 /** What workers of this version describe runs with. */
-export const CURRENT_RUNTIME_FEATURES: RuntimeFeature[] = [RUNTIME_FEATURES.checkInExecute];
+export const CURRENT_RUNTIME_FEATURES: RuntimeFeature[] = [RUNTIME_FEATURES.checkInExecute, RUNTIME_FEATURES.toolResultReferences];

@@ -5,6 +5,8 @@ import type { ToolSpec } from '../common/tools';
 import { stepSchedule, type StepSchedule } from './step-schedule';
 import { activities } from './activities-proxy';
 import { deltaStart } from './conversation-delta';
+import { referencingDelta } from './referencing-delta';
+import { RUNTIME_FEATURES } from '../common/runtime-features';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { toolGroupsPrompt } from './tool-groups-prompt';
@@ -45,12 +47,14 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
   // Without tools (the summary at the iteration limit) the groups would only confuse the model.
   const systemAddition = tools.length > 0 ? toolGroupsPrompt(state.descriptor, state.activeGroups) : '';
   const from = deltaStart(state.messages, state.modelSeen);
+  const delta = state.messages.slice(from);
+  const referencing = state.descriptor.runtimeFeatures?.includes(RUNTIME_FEATURES.toolResultReferences) ? referencingDelta(delta) : undefined;
   const conversation = {
     messageCount: state.messages.length,
     ...(systemAddition ? { systemAddition } : {}),
     id: workflowInfo().firstExecutionRunId,
     from,
-    messages: state.messages.slice(from),
+    ...(referencing ? { referencing } : { messages: delta }),
     ...(state.window ? { window: state.window } : {}),
   };
   const schedule = modelSchedule(settings);

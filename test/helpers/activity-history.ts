@@ -87,3 +87,12 @@ export function activityResults<T>(history: History, activityType: string): T[] 
     return parsed?.kind === 'completed' && types.get(parsed.scheduledEventId) === activityType ? [parsed.result as T] : [];
   });
 }
+
+/** The first argument of each scheduled (non-local) activity of one type, in history order. */
+export function activityInputs<T>(history: History, activityType: string): T[] {
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    const payload = scheduled?.input?.payloads?.[0];
+    return scheduled?.activityType?.name === activityType && payload ? [defaultPayloadConverter.fromPayload<T>(payload)] : [];
+  });
+}

@@ -44,7 +44,7 @@ describe('a single call is checked by the activity that runs it', () => {
     const result = await run.result();
     expect(result.messages.find((m) => m.role === 'tool')).toMatchObject({ content: 'value of ORD-1', state: 'success' });
     const { markers, activities } = await historyOf(run);
-    // The patch's marker, the agent's description (a local activity), and no local check of the call.
+    // The agent's description (a local activity), and no local check of the call.
     expect(markers.filter((name) => name === 'core_local_activity')).toHaveLength(1);
     expect(activities).toEqual(['callModel', 'executeTool', 'callModel']);
     const events = await run.eventsAfter(0);

@@ -2,6 +2,7 @@ import type { ModelSettings } from '../agent';
 import type { AttemptBudget, AttemptHeartbeat } from './attempt-budget';
 import type { ConversationWindow } from '../memory';
 import type { AssistantMessage, Message, TokenUsage } from '../messages';
+import type { ReferencingDelta } from './tool-result-references';
 
 /** The model call: what the workflow schedules, what the activity answers, what it heartbeats, and the model client it uses. */
 
@@ -43,6 +44,12 @@ export interface CallModelRequest extends Omit<CallModelInput, 'messages'> {
     from?: number;
     /** The messages since the previous model call; the worker has or reads the ones before `from`. */
     messages?: Message[];
+    /**
+     * Instead of `messages`, in runs described with the tool-result-references feature: the same
+     * messages with the larger tool results named, not carried (see tool-result-references.ts).
+     * A worker that knows neither field reads the whole conversation through the query.
+     */
+    referencing?: ReferencingDelta;
   };
 }
 
