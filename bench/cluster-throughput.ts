@@ -5,6 +5,7 @@ import type { AgentRunResult } from '../src/common/run';
 import { AGENT_NAME, AGENT_STATUS } from '../src/common/search-attributes';
 import { cpuOfGroups, ownCpuMs, treeCpuMs } from './cluster-cpu';
 import { median } from './stats';
+import { agentInput } from './agent-start';
 
 export interface ClusterBenchTarget {
   client: Client;
@@ -57,7 +58,7 @@ async function batch(client: Client, taskQueue: string, runs: number): Promise<n
       client.workflow.start('agentWorkflow', {
         taskQueue,
         workflowId: `${prefix}-${i}`,
-        args: [{ agent: 'loop', prompt: String(ITERATIONS), runtime: {}, options: { maxIters: ITERATIONS } }],
+        args: [agentInput('loop', String(ITERATIONS), { maxIters: ITERATIONS })],
         typedSearchAttributes: [
           { key: AGENT_NAME, value: 'loop' },
           { key: AGENT_STATUS, value: 'running' },

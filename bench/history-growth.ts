@@ -5,6 +5,7 @@ import { PAGE_CHARS } from './bench-agents';
 import { activitySpans, eventBytes, historyBytes } from './history-activities';
 import { loadAverage } from './load-average';
 import type { SummaryRow } from './summary';
+import { agentInput } from './agent-start';
 
 interface Growth {
   iterations: number;
@@ -26,7 +27,7 @@ async function measureRun(client: Client, taskQueue: string, iterations: number,
   const result: AgentRunResult = await client.workflow.execute('agentWorkflow', {
     taskQueue,
     workflowId,
-    args: [{ agent, prompt: String(iterations), runtime: {}, options: { maxIters: iterations } }],
+    args: [agentInput(agent, String(iterations), { maxIters: iterations })],
   });
   if (result.status !== 'completed' || result.iterations !== iterations) throw new Error(`unexpected loop result: ${result.status}, ${result.iterations} iterations`);
   const history = await client.workflow.getHandle(workflowId).fetchHistory();

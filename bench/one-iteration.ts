@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { AgentRunResult } from '../src/common/run';
 import { atFloorCostPerHop, describeHops, medianHops } from './hop-breakdown';
 import { loadAverage } from './load-average';
-import { agentStartAttributes } from './agent-start';
+import { agentInput, agentStartAttributes } from './agent-start';
 import { cpuAround } from './process-cpu';
 import { median, mib, percentile } from './stats';
 import type { SummaryRow } from './summary';
@@ -39,7 +39,7 @@ export async function measureOneIteration(options: { client: Client; taskQueue: 
     const result: AgentRunResult = await client.workflow.execute('agentWorkflow', {
       taskQueue,
       workflowId,
-      args: [{ agent: 'bench', prompt: 'go', runtime: {} }],
+      args: [agentInput('bench', 'go')],
       ...agentStartAttributes('bench'),
     });
     if (result.output !== 'done') throw new Error('unexpected agent result');

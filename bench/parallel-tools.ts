@@ -6,6 +6,7 @@ import { activitySpans } from './history-activities';
 import { loadAverage } from './load-average';
 import { median } from './stats';
 import type { SummaryRow } from './summary';
+import { agentInput } from './agent-start';
 
 const TARGET_MS = 1100;
 
@@ -19,7 +20,7 @@ interface BatchTimes {
 }
 
 async function measureRun(client: Client, taskQueue: string, workflowId: string): Promise<BatchTimes> {
-  const result: AgentRunResult = await client.workflow.execute('agentWorkflow', { taskQueue, workflowId, args: [{ agent: 'parallel', prompt: 'read', runtime: {} }] });
+  const result: AgentRunResult = await client.workflow.execute('agentWorkflow', { taskQueue, workflowId, args: [agentInput('parallel', 'read')] });
   if (result.status !== 'completed') throw new Error(`unexpected parallel result: ${result.status}`);
   const spans = activitySpans(await client.workflow.getHandle(workflowId).fetchHistory());
   const tools = spans.filter((span) => span.type === 'executeTool');

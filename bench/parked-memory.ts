@@ -14,6 +14,7 @@ import { requestFromChild } from './parked-worker-messages';
 import { mib } from './stats';
 import type { SummaryRow } from './summary';
 import type { HeapReading } from './thread-heaps.cjs';
+import { agentInput } from './agent-start';
 
 export interface ParkedOptions {
   client: Client;
@@ -90,7 +91,7 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
   const { client, taskQueue, count } = options;
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
   const start = (agent: string) => (workflowId: string) =>
-    client.workflow.start('agentWorkflow', { taskQueue, workflowId, args: [{ agent, prompt: 'go', runtime: {} }] });
+    client.workflow.start('agentWorkflow', { taskQueue, workflowId, args: [agentInput(agent, 'go')] });
   const finish = async (workflowIds: string[]) => {
     const results = await mapLimit(workflowIds, IN_FLIGHT, (id) => client.workflow.getHandle(id).result() as Promise<AgentRunResult>);
     const wrong = results.find((result) => result.status !== 'completed' || result.output !== 'done');

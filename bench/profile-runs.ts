@@ -12,6 +12,7 @@ import { bundleBenchWorkflows, startBenchWorker } from './bench-worker';
 import { mapLimit } from './map-limit';
 import { startModelServerProcess } from './model-server-process';
 import { summarizeProfiles } from './profile-summary';
+import { agentInput } from './agent-start';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startDevServer, findFreePorts } = require('../scripts/dev-server.cjs');
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   const start = (i: number) =>
     kind === 'floor'
       ? client.workflow.execute('floorActivitiesWorkflow', { taskQueue: 'profile', workflowId: `floor-${i}`, args: [11] })
-      : client.workflow.execute('agentWorkflow', { taskQueue: 'profile', workflowId: `agent-${i}`, args: [{ agent: 'loop', prompt: '6', runtime: {}, options: { maxIters: 6 } }] });
+      : client.workflow.execute('agentWorkflow', { taskQueue: 'profile', workflowId: `agent-${i}`, args: [agentInput('loop', '6', { maxIters: 6 })] });
   await mapLimit([...Array(20).keys()], 10, (i) => start(-1 - i));
   const cpu = process.cpuUsage();
   const began = performance.now();

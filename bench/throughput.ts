@@ -2,7 +2,7 @@ import { loadavg } from 'node:os';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AgentRunResult } from '../src/common/run';
 import { loadAverage } from './load-average';
-import { agentStartAttributes } from './agent-start';
+import { agentInput, agentStartAttributes } from './agent-start';
 import { cpuAround } from './process-cpu';
 import { median } from './stats';
 import type { SummaryRow } from './summary';
@@ -63,7 +63,7 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Sum
         client.workflow.start('agentWorkflow', {
           taskQueue,
           workflowId,
-          args: [{ agent: 'loop', prompt: String(iterations), runtime: {}, options: { maxIters: iterations } }],
+          args: [agentInput('loop', String(iterations), { maxIters: iterations })],
           ...agentStartAttributes('loop'),
         }),
       (result) => {

@@ -1,6 +1,6 @@
 import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors, type ConnectionLike } from '@temporalio/client';
 import type { DataConverter, TypedSearchAttributes } from '@temporalio/common';
-import type { RunStatus } from '../common/run';
+import { START_INPUT_VERSION, type RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
@@ -118,6 +118,7 @@ export class AgentClient {
     const input = {
       agent,
       prompt: options.prompt,
+      startInputVersion: START_INPUT_VERSION,
       runtime,
       options: {
         ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),

@@ -30,9 +30,19 @@ export interface ParentRun {
   sessionRules?: string[];
 }
 
+/**
+ * The start input's version, set by the clients of 0.5.0 on (AgentClient, sub-agent calls). A run
+ * started with version 2 or later takes the behaviours that older runs decided by a patch marker
+ * (the sparse search-attribute writes of 0.3.0) without recording that marker, so a run costs one
+ * marker and one search-attribute upsert less; a run without it asks `patched()` as before.
+ */
+export const START_INPUT_VERSION = 2;
+
 export interface AgentWorkflowInput {
   agent: string;
   prompt: string;
+  /** See START_INPUT_VERSION; absent in runs started by older clients. */
+  startInputVersion?: number;
   runtime?: RuntimeContext;
   options?: AgentRunOptions;
   /** Set when the run is a sub-agent, started by another run's tool call (a child workflow). */

@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { eventsQuery, stateQuery } from '../common/definitions';
-import type { AgentRunResult, AgentWorkflowInput, FinalStatus } from '../common/run';
+import { START_INPUT_VERSION, type AgentRunResult, type AgentWorkflowInput, type FinalStatus } from '../common/run';
 import { nowIso } from './clock';
 import { carriedFits, shouldContinueAsNew } from './continue-as-new';
 import { preview, recordEvent } from './event-log';
@@ -57,8 +57,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   // Answer queries while the agent is being described; signals and updates wait in Temporal's buffer.
   setHandler(stateQuery, () => startingState(input));
   setHandler(eventsQuery, () => []);
-  // Decided before anything else happens, so the patch's marker is the run's first command.
-  const sparse = patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
+  // Decided before anything else happens, so the patch's marker (in runs of older clients) is the run's first command.
+  const sparse = (input.startInputVersion ?? 1) >= START_INPUT_VERSION || patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
   const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent));
   const state = createRunState(input, descriptor);
   state.sparseSearchAttributes = sparse;

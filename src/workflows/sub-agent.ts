@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { ToolCallResult } from '../common/contracts/tool-calls';
 import { addUsage, emptyUsage, type ToolCall } from '../common/messages';
-import type { AgentRunResult, AgentWorkflowInput, SubAgentUsage } from '../common/run';
+import { START_INPUT_VERSION, type AgentRunResult, type AgentWorkflowInput, type SubAgentUsage } from '../common/run';
 import type { SubAgentSpec } from '../common/tools';
 import { nowIso } from './clock';
 import { preview, recordEvent } from './event-log';
@@ -63,6 +63,7 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
   const childInput: AgentWorkflowInput = {
     agent: spec.agent,
     prompt,
+    startInputVersion: START_INPUT_VERSION,
     runtime: spec.inheritRuntime ? state.runtime : {},
     ...(spec.maxIters !== undefined ? { options: { maxIters: spec.maxIters } } : {}),
     parent: { workflowId: parentId, callId: call.id, depth, ...(spec.inheritSessionRules ? { sessionRules: state.sessionRules } : {}) },

@@ -35,12 +35,25 @@ describe('search attributes are written when they mean something', () => {
       const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
       return fields ? [Object.keys(fields).sort()] : [];
     });
-    // Temporal's own record of the patch, then awaiting_approval, running, completed, each with the
-    // tokens so far; the client set name and status at start, and the 4 model calls add none.
-    expect(upserts).toEqual([['TemporalChangeVersion'], ...Array(3).fill(['AgentStatus', 'AgentTotalTokens'])]);
+    // awaiting_approval, running, completed, each with the tokens so far; the client set name and
+    // status at start, and the 4 model calls add none. No patch marker and no record of it: the
+    // client's start input version decides.
+    expect(upserts).toEqual(Array(3).fill(['AgentStatus', 'AgentTotalTokens']));
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual([]);
     const done = await run.handle.describe();
     expect(done.typedSearchAttributes.get(AGENT_STATUS)).toBe('completed');
     expect(done.typedSearchAttributes.get(AGENT_TOTAL_TOKENS)).toBe(result.usage.totalTokens);
     await maybeRecordHistory(run, 'sparse-search-attributes');
+  });
+
+  test('a run started by an older client (no start input version) decides by the patch, as before', async () => {
+    env.model.setScript(['Done at once.']);
+    const workflowId = `sparse-old-client-${Date.now()}`;
+    const handle = await env.client.client.workflow.start('agentWorkflow', { taskQueue: env.taskQueue, workflowId, args: [{ agent: 'sparse', prompt: 'go', runtime: {} }] });
+    await handle.result();
+    const history = await handle.fetchHistory();
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+    const upserts = history.events!.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+    expect(upserts).toContain('TemporalChangeVersion');
   });
 });
