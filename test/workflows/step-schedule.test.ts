@@ -7,14 +7,15 @@ import { z } from 'zod';
 const spec = (over: object = {}) => ({ name: 't', description: '', parameters: {}, readOnly: false, concurrencySafe: false, external: false, source: { kind: 'code' as const }, ...over });
 
 describe('step schedules: own attempts counted by the activity, no attempt cap for Temporal', () => {
-  it('a side-effecting tool: 3 own attempts of 5 minutes, start-to-close 15 s later, an hour in all, no maximumAttempts for Temporal', () => {
+  it('a side-effecting tool: 3 own attempts of 5 minutes, start-to-close 15 s later, an hour in all, no attempt cap for Temporal', () => {
     const { options, budget } = toolSchedule(spec());
     expect(budget).toEqual({ maximumAttempts: 3, timeoutMs: 300_000 });
     expect(options).toEqual({
       startToCloseTimeout: 315_000,
       heartbeatTimeout: '30s',
       scheduleToCloseTimeout: 3_600_000,
-      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s' },
+      // Infinity is "no cap" to Temporal's SDK, and overrides the activity proxy's default when deep-merged into it.
+      retry: { maximumAttempts: Number.POSITIVE_INFINITY, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s' },
     });
   });
 
@@ -30,7 +31,7 @@ describe('step schedules: own attempts counted by the activity, no attempt cap f
     const { options, budget } = modelSchedule({});
     expect(budget).toEqual({ maximumAttempts: 5, timeoutMs: 300_000 });
     expect(options).toMatchObject({ heartbeatTimeout: '60s', scheduleToCloseTimeout: 3_600_000 });
-    expect(options.retry).not.toHaveProperty('maximumAttempts');
+    expect(options.retry?.maximumAttempts).toBe(Number.POSITIVE_INFINITY);
   });
 });
 
