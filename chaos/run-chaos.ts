@@ -14,6 +14,7 @@ import { ChaosServer } from './chaos-server';
 import { mapLimit } from '../bench/map-limit';
 import { EffectLedger } from './effect-ledger';
 import { WorkerPool } from './worker-pool';
+import { persist } from './persist';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -43,17 +44,6 @@ const START_CONCURRENCY = 20;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => `load ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${require('node:os').cpus().length} cores`;
 
-/** Calls Temporal until it answers: the server is down for a while, on purpose. */
-async function persist<T>(what: () => Promise<T>, deadline: number): Promise<T> {
-  for (;;) {
-    try {
-      return await what();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(500);
-    }
-  }
-}
 
 async function outcomeOf(client: Client, workflowId: string, deadline: number): Promise<RunOutcome> {
   const handle = client.workflow.getHandle(workflowId);

@@ -37,7 +37,7 @@ const ROOT = path.resolve(__dirname, '..');
 const DEFAULT_DB_FILE = path.join(ROOT, '.temporal', 'dev-server.sqlite');
 const HOST = '127.0.0.1';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { isAlive, readTail, sleep, terminate } = require('./processes.cjs');
 
 function parseAddress(address) {
   const at = address.lastIndexOf(':');
@@ -93,14 +93,6 @@ async function findFreePorts(count) {
   }
 }
 
-function readTail(file, lines = 30) {
-  try {
-    const text = fs.readFileSync(file, 'utf8').trim();
-    return text ? text.split('\n').slice(-lines).join('\n') : '(no server output)';
-  } catch {
-    return '(no server output)';
-  }
-}
 
 let pdeathsigSupport;
 /** Linux: run the server under `setpriv --pdeathsig` so it gets SIGTERM when its parent dies. */
@@ -151,19 +143,6 @@ function searchAttributesReady(cliPath, address, namespace) {
   });
 }
 
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 function looksLikeDevServer(pid) {
   try {
@@ -173,14 +152,6 @@ function looksLikeDevServer(pid) {
   }
 }
 
-async function waitUntilGone(pid, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() >= deadline) return false;
-    await sleep(100);
-  }
-  return true;
-}
 
 /**
  * Stops a dev server by PID (SIGTERM, then SIGKILL after `timeoutMs`), also one started by
@@ -188,19 +159,7 @@ async function waitUntilGone(pid, timeoutMs) {
  */
 async function stopDevServerByPid(pid, { timeoutMs = 10000 } = {}) {
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !looksLikeDevServer(pid)) return false;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return false;
-  }
-  if (await waitUntilGone(pid, timeoutMs)) return true;
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-  await waitUntilGone(pid, 5000);
-  return true;
+  return terminate(pid, { timeoutMs });
 }
 
 /**

@@ -4,7 +4,7 @@
 
 const { execFile } = require('node:child_process');
 const { SEARCH_ATTRIBUTE_FLAGS } = require('../dev-server.cjs');
-const { sleep } = require('./processes.cjs');
+const { sleep } = require('../processes.cjs');
 
 const RETENTION = '72h';
 const NAMESPACE_CACHE_REFRESH_MS = 2000;

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { sleep } = require('./processes.cjs');
+const { sleep } = require('../processes.cjs');
 
 const PG_USER = 'temporal';
 

@@ -1,21 +1,12 @@
 import { waitFor } from '../helpers/wait-for';
-import { ChaosScenario, describeVerdict } from './helpers/chaos-scenario';
-import { clusterDir, historyPorts, killClusterProcess, restartClusterProcess, restoreCluster, shardRecords } from './helpers/cluster-env';
+import { describeVerdict } from './helpers/chaos-scenario';
+import { describeClusterChaos, expectEveryPromiseKept } from './helpers/describe-cluster-chaos';
+import { historyPorts, killClusterProcess, restartClusterProcess, shardRecords } from './helpers/cluster-env';
 
 const TOOL_RUNS = 16;
 const APPROVAL_RUNS = 6;
-const maybe = clusterDir() ? describe : describe.skip;
 
-maybe('a history process SIGKILLed while runs are in tool calls and others wait for approval', () => {
-  let scenario: ChaosScenario;
-  beforeAll(async () => {
-    scenario = await ChaosScenario.start();
-  });
-  afterAll(async () => {
-    await scenario?.stop();
-    await restoreCluster();
-  });
-
+describeClusterChaos('a history process SIGKILLed while runs are in tool calls and others wait for approval', (scenario) => {
   test('its shards move to the other history process; every run completes, every effect once, the approvals land', async () => {
     const ports = historyPorts();
     const before = await shardRecords();
@@ -24,7 +15,7 @@ maybe('a history process SIGKILLed while runs are in tool calls and others wait 
     const [victim, survivor] = Object.keys(ports).sort((a, b) => owned(b) - owned(a)) as [string, string];
     expect(owned(victim)).toBeGreaterThan(0);
 
-    await scenario.launch(TOOL_RUNS, APPROVAL_RUNS);
+    await scenario().launch(TOOL_RUNS, APPROVAL_RUNS);
     const deadline = Date.now() + 240_000;
     const killedAt = Date.now();
     await killClusterProcess(victim);
@@ -33,8 +24,8 @@ maybe('a history process SIGKILLed while runs are in tool calls and others wait 
       `every shard to move to ${survivor}`,
       60_000,
     );
-    await scenario.approveAll(deadline);
-    const verdict = await scenario.verdict(deadline);
+    await scenario().approveAll(deadline);
+    const verdict = await scenario().verdict(deadline);
     const movedAfterMs = await moved;
 
     const after = await shardRecords();
@@ -45,11 +36,7 @@ maybe('a history process SIGKILLed while runs are in tool calls and others wait 
       `${victim} (${owned(victim)} of ${before.length} shards) SIGKILLed; ${survivor} owned every shard ${(movedAfterMs / 1000).toFixed(1)} s later; ` +
         `${TOOL_RUNS} runs × 3 tool steps + ${APPROVAL_RUNS} approvals: ${describeVerdict(verdict)}`,
     );
-    expect(verdict.problems).toEqual([]);
-    expect(verdict.correct).toBe(verdict.runs);
-    expect(verdict.effectsOnce).toBe(verdict.effects);
-    expect(verdict.failedThoughApplied).toBe(0);
-    expect(verdict.workflowTaskFailed).toBe(0);
+    expectEveryPromiseKept(verdict);
 
     await restartClusterProcess(victim);
   });

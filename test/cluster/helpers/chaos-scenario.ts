@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { judgeRuns, type RunOutcome } from '../../../chaos/chaos-report';
 import { EffectLedger } from '../../../chaos/effect-ledger';
+import { persist } from '../../../chaos/persist';
 import type { AgentRun } from '../../../src/client/agent-run';
 import type { AgentRunResult } from '../../../src/common/run';
 import { startAgentTestEnv, type AgentTestEnv } from '../../helpers/agent-test-env';
@@ -11,19 +12,6 @@ import { waitFor } from '../../helpers/wait-for';
 import { ledgerAgents, ledgerModels, REFUND_AGENT, REFUND_ANSWER, STEPS, STEPS_AGENT } from './ledger-agents';
 
 const EventType = temporal.api.enums.v1.EventType;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Calls the cluster until it answers: one of its processes is down, on purpose. */
-export async function persist<T>(what: () => Promise<T>, deadline: number): Promise<T> {
-  for (;;) {
-    try {
-      return await what();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(500);
-    }
-  }
-}
 
 export interface ChaosVerdict {
   runs: number;

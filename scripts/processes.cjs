@@ -1,5 +1,6 @@
 'use strict';
-// Processes of the cluster: started detached (they outlive `npm run cluster`), stopped by PID.
+// Processes the scripts start and stop by PID: the dev server's, and the cluster's (started
+// detached, so they outlive `npm run cluster`). Node built-ins only.
 
 const fs = require('node:fs');
 const { spawn } = require('node:child_process');
@@ -61,8 +62,13 @@ function spawnDetached(spec) {
 }
 
 /** Sends `signal`, then SIGKILL after `timeoutMs`; false when `pid` no longer ran `command`. */
-async function stopPid(pid, command, { signal = 'SIGTERM', timeoutMs = 15000 } = {}) {
+async function stopPid(pid, command, options) {
   if (!runs(pid, command)) return false;
+  return terminate(pid, options);
+}
+
+/** Sends `signal` to a process the caller knows is its own, then SIGKILL after `timeoutMs`; false when it was gone already. */
+async function terminate(pid, { signal = 'SIGTERM', timeoutMs = 15000 } = {}) {
   try {
     process.kill(pid, signal);
   } catch {
@@ -96,4 +102,4 @@ function readTail(file, lines = 30) {
   }
 }
 
-module.exports = { sleep, isAlive, runs, spawnDetached, stopPid, killPid, waitUntilGone, readTail };
+module.exports = { sleep, isAlive, runs, spawnDetached, stopPid, terminate, killPid, waitUntilGone, readTail };
