@@ -29,6 +29,15 @@ function heldBySubAgent(error: unknown): string | undefined {
   return typeof holder === 'string' && holder.length > 0 ? holder : undefined;
 }
 
+/** Who answers a call, recorded with the decision or result and in the run's event. */
+export interface Answerer {
+  answeredBy?: string;
+}
+
+function answererOf(options: Answerer): Answerer {
+  return options.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {};
+}
+
 const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
 
 export interface WatchOptions {
@@ -89,18 +98,19 @@ export class AgentRun {
   }
 
   /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */
-  approve(callId: string, options: { input?: unknown; remember?: boolean; reason?: string } = {}): Promise<ApprovalDecision> {
+  approve(callId: string, options: { input?: unknown; remember?: boolean; reason?: string } & Answerer = {}): Promise<ApprovalDecision> {
     return this.decide({
       callId,
       approved: true,
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.remember ? { remember: 'session' as const } : {}),
       ...(options.reason ? { reason: options.reason } : {}),
+      ...answererOf(options),
     });
   }
 
-  deny(callId: string, reason?: string): Promise<ApprovalDecision> {
-    return this.decide({ callId, approved: false, ...(reason ? { reason } : {}) });
+  deny(callId: string, reason?: string, options: Answerer = {}): Promise<ApprovalDecision> {
+    return this.decide({ callId, approved: false, ...(reason ? { reason } : {}), ...answererOf(options) });
   }
 
   approveAll(options: { remember?: boolean } = {}): Promise<void> {
@@ -109,11 +119,11 @@ export class AgentRun {
     );
   }
 
-  submit(callId: string, output: string, options: { isError?: boolean } = {}): Promise<SubmittedResult> {
+  submit(callId: string, output: string, options: { isError?: boolean } & Answerer = {}): Promise<SubmittedResult> {
     return this.send(() => {
       const request = checkedRequest(
         'submitToolResultUpdate',
-        { callId, output, ...(options.isError ? { isError: true } : {}) },
+        { callId, output, ...(options.isError ? { isError: true } : {}), ...answererOf(options) },
         this.maxPayloadBytes,
       );
       return this.toHolder((handle) => handle.executeUpdate(submitToolResultUpdate, { args: [request] }));

@@ -9,20 +9,24 @@ export interface ApproveRequest {
   input?: unknown;
   /** `session`: add the engine's suggested allow rule for the rest of the run. */
   remember?: 'session';
+  /** Who answers (recorded with the decision and in its event). */
+  answeredBy?: string;
 }
 
 export interface DenyRequest {
   callId: string;
   reason?: string;
+  answeredBy?: string;
 }
 
-/** One payload for the `decide` update: `{ callId, approved, reason?, input?, remember? }`. */
+/** One payload for the `decide` update: `{ callId, approved, reason?, input?, remember?, answeredBy? }`. */
 export interface DecideRequest {
   callId: string;
   approved: boolean;
   reason?: string;
   input?: unknown;
   remember?: 'session';
+  answeredBy?: string;
 }
 
 export interface ApproveAllRequest {
@@ -33,6 +37,7 @@ export interface SubmitToolResultRequest {
   callId: string;
   output: string;
   isError?: boolean;
+  answeredBy?: string;
 }
 
 export interface SetGroupsRequest {

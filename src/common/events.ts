@@ -18,9 +18,9 @@ export type AgentEventBody =
   | { type: 'tool_call_started'; callId: string; tool: string; input: unknown }
   | { type: 'tool_call_finished'; callId: string; tool: string; state: ToolResultState; durationMs: number; preview: string }
   | { type: 'permission_requested'; callId: string; tool: string; input: unknown; reason: string; suggestedRule?: string }
-  | { type: 'permission_decided'; callId: string; tool: string; behavior: PermissionBehavior; by: 'rules' | 'user' | 'timeout'; reason: string }
+  | { type: 'permission_decided'; callId: string; tool: string; behavior: PermissionBehavior; by: 'rules' | 'user' | 'timeout'; reason: string; answeredBy?: string }
   | { type: 'external_requested'; callId: string; tool: string; input: unknown; reason?: string }
-  | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string }
+  | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string; answeredBy?: string }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }

@@ -83,6 +83,8 @@ export interface ApprovalDecision {
   reason?: string;
   input?: unknown;
   remember?: 'session';
+  /** Who answered, as the sender named them (an inbox's signed-in person, a CLI's --as). */
+  answeredBy?: string;
   decidedAt: string;
 }
 
@@ -90,6 +92,7 @@ export interface SubmittedResult {
   callId: string;
   output: string;
   isError?: boolean;
+  answeredBy?: string;
   submittedAt: string;
 }
 
@@ -140,6 +143,8 @@ export interface AgentRunResult {
 /** The answer of the `state` query. */
 export interface AgentRunState {
   agent: string;
+  /** The user id the run was started with (runtime context), when it had one. */
+  startedBy?: string;
   status: RunStatus;
   iterations: number;
   maxIters: number;

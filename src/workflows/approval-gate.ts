@@ -31,7 +31,8 @@ function describeDecision(decision: ApprovalDecision | undefined, timeout?: unkn
 }
 
 function decidedEvent(state: RunState, call: { callId: string; tool: string }, decision: ApprovalDecision | undefined, timeout?: unknown): void {
-  recordEvent(state, { type: 'permission_decided', callId: call.callId, tool: call.tool, ...describeDecision(decision, timeout) }, nowIso());
+  const answeredBy = decision?.answeredBy !== undefined ? { answeredBy: decision.answeredBy } : {};
+  recordEvent(state, { type: 'permission_decided', callId: call.callId, tool: call.tool, ...describeDecision(decision, timeout), ...answeredBy }, nowIso());
 }
 
 /**

@@ -34,7 +34,14 @@ export async function awaitExternalResult(state: RunState, callId: string, tool:
   settleCall(state, callId, result.state);
   recordEvent(
     state,
-    { type: 'external_submitted', callId, tool, isError: result.state === 'error', preview: preview(result.content) },
+    {
+      type: 'external_submitted',
+      callId,
+      tool,
+      isError: result.state === 'error',
+      preview: preview(result.content),
+      ...(submission?.answeredBy !== undefined ? { answeredBy: submission.answeredBy } : {}),
+    },
     nowIso(),
   );
   return result;

@@ -41,6 +41,7 @@ export async function recordDecision(state: RunState, request: DecideRequest, ea
     ...(request.reason !== undefined ? { reason: request.reason } : {}),
     ...(input !== undefined ? { input } : {}),
     ...(request.remember ? { remember: request.remember } : {}),
+    ...(request.answeredBy !== undefined ? { answeredBy: request.answeredBy } : {}),
   };
   const record = recordForAnswer(state, request.callId);
   record.answer = decision;
@@ -58,6 +59,7 @@ export function recordSubmission(state: RunState, request: SubmitToolResultReque
     output: truncateText(request.output, state.descriptor.maxResultChars),
     submittedAt: nowIso(),
     ...(request.isError ? { isError: true } : {}),
+    ...(request.answeredBy !== undefined ? { answeredBy: request.answeredBy } : {}),
   };
   recordForAnswer(state, request.callId).submission = submission;
   return submission;

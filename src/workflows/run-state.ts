@@ -113,6 +113,7 @@ export function snapshotState(state: RunState): AgentRunState {
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
   return {
     agent: state.agent,
+    ...(state.runtime.userId !== undefined ? { startedBy: state.runtime.userId } : {}),
     status: state.status,
     iterations: state.iterations,
     maxIters: state.maxIters,

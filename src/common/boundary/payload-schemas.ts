@@ -20,13 +20,15 @@ const reason = () =>
     .string()
     .transform((text) => truncateText(text, MAX_REASON_CHARS))
     .optional();
+/** Who answered (a person's name or address, as the sender knows it), recorded with the answer. */
+const answeredBy = () => z.string().min(1, 'answeredBy must not be empty').max(MAX_NAME_CHARS).optional();
 const groupNames = () => z.array(z.string().min(1).max(MAX_NAME_CHARS)).max(1_000).optional();
-const submitToolResult = () => z.object({ callId: callId(), output: z.string(), isError: z.boolean().optional() }).strict();
+const submitToolResult = () => z.object({ callId: callId(), output: z.string(), isError: z.boolean().optional(), answeredBy: answeredBy() }).strict();
 
 /** Every handler by its Temporal name, for the docs test and the bad-payload tests. */
 const BUILDERS = {
-  approve: () => z.object({ callId: callId(), input: editedInput(), remember: remember() }).strict(),
-  deny: () => z.object({ callId: callId(), reason: reason() }).strict(),
+  approve: () => z.object({ callId: callId(), input: editedInput(), remember: remember(), answeredBy: answeredBy() }).strict(),
+  deny: () => z.object({ callId: callId(), reason: reason(), answeredBy: answeredBy() }).strict(),
   /** No argument at all (the Temporal CLI without --input) means `{}`. */
   approveAll: () =>
     z
@@ -44,6 +46,7 @@ const BUILDERS = {
         reason: reason(),
         input: editedInput(),
         remember: remember(),
+        answeredBy: answeredBy(),
       })
       .strict(),
   submitToolResultUpdate: submitToolResult,
