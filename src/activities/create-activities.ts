@@ -9,6 +9,8 @@ import { executeToolActivity } from './execute-tool';
 import { ToolResultCache } from './tool-result-cache';
 import type { Middleware } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
+import { notifyWaitActivity } from './notify-wait';
+import type { NotificationConfig } from './notify/webhook-config';
 import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
 
 export interface ActivityDeps {
@@ -19,6 +21,8 @@ export interface ActivityDeps {
   middleware?: Middleware[];
   /** Spans for model and tool calls; none when undefined. */
   tracing?: ActivityTracing;
+  /** Webhooks told when calls wait and are answered; none when undefined. */
+  notifications?: NotificationConfig;
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -29,12 +33,13 @@ export function createActivities(deps: ActivityDeps) {
   // What the tool activities returned, for the model calls that name it (tool-result-references.ts).
   const toolResults = new ToolResultCache();
   return {
-    describeAgent: describeAgentActivity(deps.registry),
+    describeAgent: describeAgentActivity(deps.registry, (deps.notifications?.webhooks.length ?? 0) > 0),
     callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults),
     compactConversation: compactConversationActivity(deps.model, deps.conversations, cache),
     prepareToolCalls: prepareToolCallsActivity(deps.registry),
     validateEditedInput: validateEditedInputActivity(deps.registry),
     executeTool: executeToolActivity(deps.registry, middleware, deps.tracing, toolResults),
+    notifyWait: notifyWaitActivity(deps.notifications),
   };
 }
 

@@ -3,6 +3,7 @@ import { FailureTypes } from '../common/failures';
 import type { AgentRegistry, RegisteredAgent } from '../toolkit/agent-registry';
 import type { AgentDescriptor } from '../common/agent';
 import type { DescribeAgentInput } from '../common/contracts/describe-agent';
+import { RUNTIME_FEATURES } from '../common/runtime-features';
 
 export function requireAgent(registry: AgentRegistry, name: string): RegisteredAgent {
   const agent = registry.get(name);
@@ -15,8 +16,11 @@ export function requireAgent(registry: AgentRegistry, name: string): RegisteredA
   return agent;
 }
 
-export function describeAgentActivity(registry: AgentRegistry) {
+/** `notifies`: the worker has webhooks, so its runs notify them (a runtime feature of the description). */
+export function describeAgentActivity(registry: AgentRegistry, notifies = false) {
   return async function describeAgent(input: DescribeAgentInput): Promise<AgentDescriptor> {
-    return requireAgent(registry, input.agent).descriptor;
+    const descriptor = requireAgent(registry, input.agent).descriptor;
+    if (!notifies) return descriptor;
+    return { ...descriptor, runtimeFeatures: [...(descriptor.runtimeFeatures ?? []), RUNTIME_FEATURES.notifyWaits] };
   };
 }

@@ -9,6 +9,12 @@ export const RUNTIME_FEATURES = {
   checkInExecute: 'check-in-execute',
   /** Model calls name the larger tool results instead of carrying them again (see contracts/tool-result-references.ts). */
   toolResultReferences: 'tool-result-references',
+  /**
+   * Calls that start waiting for a person, and their answers, are told to the worker's webhooks
+   * (the notifyWait activity). Named only by a worker configured with webhooks, so runs of others
+   * record no notification.
+   */
+  notifyWaits: 'notify-waits',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];

@@ -3,6 +3,7 @@ import { bundlerLogger } from './bundler-logger';
 import type { DataConverter, Logger } from '@temporalio/common';
 import type { ChatModelPort } from '../common/contracts/model-call';
 import { createActivities } from '../activities/create-activities';
+import { notificationConfigFromEnv, parseNotificationConfig, type NotificationConfig, type NotificationConfigInput } from '../activities/notify/webhook-config';
 import { queryConversationReader } from '../activities/query-conversation-reader';
 import { Client } from '@temporalio/client';
 import type { Middleware } from '../activities/middleware';
@@ -47,6 +48,11 @@ export interface CreateWorkerOptions {
    * bundled at every start.
    */
   workflowBundle?: { codePath: string };
+  /**
+   * Webhooks told when a call starts waiting for a person and when it is answered, and the inbox URL
+   * their links point to. Read from AGENT_WEBHOOKS and AGENT_INBOX_URL when not given.
+   */
+  notifications?: NotificationConfigInput;
   /** MCP servers in the tools.json shape; merged with the servers of the tools.json file. */
   mcpServers?: McpServersInput;
   /** Logger for MCP connections; Temporal's default logger otherwise. */
@@ -112,6 +118,14 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
   return createChatModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? 'unused', defaultModel: config.defaultModel });
 }
 
+function notificationsOf(given: NotificationConfigInput | undefined): NotificationConfig | undefined {
+  try {
+    return given ? parseNotificationConfig(given) : notificationConfigFromEnv(process.env);
+  } catch (error) {
+    throw new WorkerConfigurationError((error as Error).message);
+  }
+}
+
 export async function createWorker(options: CreateWorkerOptions): Promise<AgentWorker> {
   // Resolved first: a bad certificate path or profile fails before any MCP server starts.
   const temporal = resolveWorkerConnection(options.config ?? {}, !options.connection);
@@ -124,6 +138,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const encryption = options.dataConverter ? undefined : dataConverterFromEnv();
   const dataConverter = options.dataConverter ?? encryption!.dataConverter;
   const model = options.model ?? defaultModel(config);
+  const notifications = notificationsOf(options.notifications);
   const deployment = options.deployment ?? readDeploymentOptions();
   let registry: AgentRegistry | undefined;
   const tools = await loadWorkerTools({
@@ -170,6 +185,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           ),
           middleware: options.middleware,
           tracing,
+          ...(notifications ? { notifications } : {}),
         }),
       },
       workflowBundle,

@@ -7,6 +7,7 @@ import { waitingCallDetails } from './waiting-details';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { setStatus, setStep } from './status';
+import { notifyWait } from './notify-waits';
 import { permissionDecided } from '../telemetry/permission-decided';
 import { countApprovalWait } from '../telemetry/run-metrics';
 
@@ -43,6 +44,14 @@ export function markDecided(state: RunState, decision: ApprovalDecision, workflo
   const record = recordOf(state, decision.callId);
   if (record?.phase.name !== 'awaiting_approval') return;
   decidedEvent(state, record, decision);
+  notifyWait(state, {
+    event: 'answered',
+    callId: record.callId,
+    tool: record.tool,
+    kind: 'approval',
+    outcome: decision.approved ? 'approved' : 'denied',
+    ...(decision.answeredBy !== undefined ? { answeredBy: decision.answeredBy } : {}),
+  });
   if (ownPending(state).some((call) => call.kind === 'approval')) showWaitingApprovals(state, workflowId);
 }
 
@@ -72,6 +81,10 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
   }
   setStatus(state, 'awaiting_approval');
   showWaitingApprovals(state, workflowId);
+  for (const call of calls) {
+    if (decidedEarly.has(call.callId)) continue;
+    notifyWait(state, { event: 'waiting', callId: call.callId, tool: call.tool, kind: 'approval', input: call.input, reason: call.decision.reason });
+  }
 
   const decided = () => records.every((record) => record.answer);
   const timeout = state.descriptor.approvalTimeout;
@@ -90,6 +103,7 @@ export async function awaitApprovals(state: RunState, calls: AskCall[], workflow
     else settleCall(state, call.callId, 'denied');
     // Decided early (no event yet when it came) or not at all (timed out): the event now.
     if (decidedEarly.has(call.callId) || !decision) decidedEvent(state, call, decision, timeout);
+    if (!decision) notifyWait(state, { event: 'answered', callId: call.callId, tool: call.tool, kind: 'approval', outcome: 'timed_out' });
     // Here rather than where the answer arrives, so the trace event lands on the run's own span.
     const described = describeDecision(decision, timeout);
     permissionDecided(call, described.behavior, described.by, described.reason);

@@ -6,6 +6,7 @@ import { preview, recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { setStatus, setStep } from './status';
 import { waitingCallDetails } from './waiting-details';
+import { notifyWait } from './notify-waits';
 
 /** Announce an external call so the outside can start working on it before its turn comes. */
 export function announceExternal(state: RunState, callId: string, tool: string, input: unknown, reason?: string): void {
@@ -19,7 +20,9 @@ export function announceExternal(state: RunState, callId: string, tool: string, 
 export async function awaitExternalResult(state: RunState, callId: string, tool: string, workflowId: string): Promise<ToolCallResult> {
   const record = recordOf(state, callId)!;
   const arrived = () => record.submission !== undefined;
-  if (!arrived()) {
+  const waited = !arrived();
+  if (waited) {
+    notifyWait(state, { event: 'waiting', callId, tool, kind: 'external', input: record.input });
     setStatus(state, 'awaiting_external');
     setStep(state, `waiting for the external result of \`${tool}\` (${callId})`, waitingCallDetails({ callId, tool, kind: 'external', input: record.input }, workflowId, false));
   }
@@ -32,6 +35,16 @@ export async function awaitExternalResult(state: RunState, callId: string, tool:
     ? { content: submission.output, state: submission.isError ? 'error' : 'success' }
     : { content: `Error: No external result for '${tool}' arrived within ${timeout}.`, state: 'error' };
   settleCall(state, callId, result.state);
+  if (waited) {
+    notifyWait(state, {
+      event: 'answered',
+      callId,
+      tool,
+      kind: 'external',
+      outcome: submission ? 'submitted' : 'timed_out',
+      ...(submission?.answeredBy !== undefined ? { answeredBy: submission.answeredBy } : {}),
+    });
+  }
   recordEvent(
     state,
     {

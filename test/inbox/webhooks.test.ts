@@ -1,0 +1,175 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { defineAgent } from '../../src/toolkit/define-agent';
+import { defineTool } from '../../src/toolkit/define-tool';
+import { AgentClient } from '../../src/client/agent-client';
+import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
+import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
+import type { NotificationConfigInput } from '../../src/activities/notify/webhook-config';
+import { startTestWorker } from '../helpers/agent-test-env';
+import { maybeRecordHistory } from '../helpers/record-history';
+import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
+import { waitFor, waitForPending } from '../helpers/wait-for';
+import { startWebhookReceiver, type Answer, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+const refund = defineTool({
+  name: 'refund',
+  description: 'Refund an order.',
+  input: z.object({ order_id: z.string(), amount: z.number() }),
+  execute: ({ order_id, amount }) => `refunded ${amount} on ${order_id}`,
+});
+const shipParcel = defineTool({ name: 'ship_parcel', description: 'Ship an order.', input: z.object({ order_id: z.string() }), external: true });
+
+const agent = defineAgent({ name: 'notified', instructions: 'Refund, then ship.', tools: [refund, shipParcel], permissions: { ask: ['refund'] } });
+
+const SECRET = 'a-webhook-secret-of-the-worker';
+
+/** The receiver's side of the check, as docs/approvals.md shows it. */
+function signedBy(raw: string, header: string | string[] | undefined, secret: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
+  const given = Buffer.from(String(header ?? ''));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+interface Setup {
+  client: AgentClient;
+  model: ScriptedModelServer;
+  stop(): Promise<void>;
+}
+
+async function workerWith(notifications: NotificationConfigInput | undefined, tool: 'refund' | 'ship_parcel' = 'refund'): Promise<Setup> {
+  const model = await startScriptedModelServer({
+    script: (_request, info) =>
+      info.toolResults.length === 0
+        ? { toolCalls: [{ name: tool, arguments: tool === 'refund' ? { order_id: 'ORD-7', amount: 12 } : { order_id: 'ORD-7' } }] }
+        : `Done: ${info.toolResults[0]!.content}`,
+  });
+  const taskQueue = uniqueTaskQueue('webhooks');
+  const worker = await startTestWorker([agent], taskQueue, model.baseURL, undefined, {}, notifications ? { notifications } : {});
+  const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
+  return {
+    client,
+    model,
+    async stop() {
+      await worker.stop();
+      await model.close();
+    },
+  };
+}
+
+async function activityTypes(client: AgentClient, workflowId: string): Promise<string[]> {
+  const history = await client.get(workflowId).handle.fetchHistory();
+  return (history.events ?? []).flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+}
+
+describe('webhooks: the worker tells a receiver when a call waits and when it is answered', () => {
+  const receivers: WebhookReceiver[] = [];
+  const setups: Setup[] = [];
+  async function receiver(answer?: Answer) {
+    const started = await startWebhookReceiver(answer);
+    receivers.push(started);
+    return started;
+  }
+  async function worker(...args: Parameters<typeof workerWith>) {
+    const setup = await workerWith(...args);
+    setups.push(setup);
+    return setup;
+  }
+  afterAll(async () => {
+    for (const setup of setups) await setup.stop();
+    for (const started of receivers) await started.close();
+  });
+
+  test('a signed JSON body and a Slack body when the call waits and when it is answered, with a link to the inbox and no arguments', async () => {
+    const json = await receiver();
+    const slack = await receiver();
+    const { client } = await worker({
+      webhooks: [{ url: json.url, secret: SECRET }, { url: slack.url, format: 'slack' }],
+      inboxUrl: 'http://127.0.0.1:8790',
+    });
+    const run = await client.start('notified', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    const callId = pending[0]!.callId;
+    const waiting = await waitFor(async () => json.posts[0], 'the waiting notice');
+
+    expect(waiting.body).toEqual({
+      type: 'call.waiting',
+      event: 'waiting',
+      workflowId: run.workflowId,
+      agent: 'notified',
+      callId,
+      tool: 'refund',
+      kind: 'approval',
+      reason: expect.any(String),
+      at: expect.any(String),
+      link: `http://127.0.0.1:8790/calls/${encodeURIComponent(run.workflowId)}/${callId}`,
+    });
+    expect(signedBy(waiting.raw, waiting.headers['x-durable-agent-signature'], SECRET)).toBe(true);
+    expect(signedBy(waiting.raw.replace('ORD', 'ORX').replace('refund', 'refunD'), waiting.headers['x-durable-agent-signature'], SECRET)).toBe(false);
+    expect(signedBy(waiting.raw, waiting.headers['x-durable-agent-signature'], 'another-secret-of-16+')).toBe(false);
+    expect(waiting.raw).not.toContain('ORD-7');
+
+    await run.approve(callId, { answeredBy: 'alice@example.com' });
+    const answered = await waitFor(async () => json.posts[1], 'the answered notice');
+    expect(answered.body).toMatchObject({ type: 'call.answered', callId, outcome: 'approved', answeredBy: 'alice@example.com' });
+    expect(signedBy(answered.raw, answered.headers['x-durable-agent-signature'], SECRET)).toBe(true);
+
+    const slackPosts = await waitFor(async () => (slack.posts.length >= 2 ? slack.posts : undefined), 'both Slack notices');
+    expect(slackPosts[0]!.headers['x-durable-agent-signature']).toBeUndefined();
+    expect(slackPosts[0]!.body).toMatchObject({ text: expect.stringContaining('waits for approval of `refund`') });
+    expect(JSON.stringify(slackPosts[0]!.body.blocks)).toContain(`/calls/${encodeURIComponent(run.workflowId)}/${callId}`);
+    expect(slackPosts[1]!.body.text).toContain('approved by alice@example.com');
+    expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
+    await maybeRecordHistory(run, 'webhook-notified-approval');
+  });
+
+  test('arguments only when the webhook asks for them; an external call is told too', async () => {
+    const hook = await receiver();
+    const { client } = await worker({ webhooks: [{ url: hook.url, includeArguments: true }] }, 'ship_parcel');
+    const run = await client.start('notified', { prompt: 'ship ORD-7' });
+    const { pending } = await waitForPending(run);
+    const waiting = await waitFor(async () => hook.posts[0], 'the waiting notice');
+    expect(waiting.body).toMatchObject({ type: 'call.waiting', kind: 'external', tool: 'ship_parcel', input: { order_id: 'ORD-7' } });
+    await run.submit(pending[0]!.callId, 'tracking SF42', { answeredBy: 'warehouse' });
+    const answered = await waitFor(async () => hook.posts[1], 'the answered notice');
+    expect(answered.body).toMatchObject({ type: 'call.answered', kind: 'external', outcome: 'submitted', answeredBy: 'warehouse' });
+    expect((await run.result()).output).toBe('Done: tracking SF42');
+    await maybeRecordHistory(run, 'webhook-notified-external');
+  });
+
+  test('a receiver that answers 500 is retried with backoff until it takes the notice; the run goes on meanwhile', async () => {
+    const flaky = await receiver((index) => (index < 2 ? 500 : 200));
+    const { client } = await worker({ webhooks: [{ url: flaky.url, secret: SECRET }] });
+    const run = await client.start('notified', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    await waitFor(async () => (flaky.posts.length >= 3 ? true : undefined), 'three deliveries of the waiting notice', 30_000);
+    expect(flaky.posts.slice(0, 3).map((post) => post.body.type)).toEqual(['call.waiting', 'call.waiting', 'call.waiting']);
+    expect(new Set(flaky.posts.slice(0, 3).map((post) => post.raw)).size).toBe(1);
+    await run.approve(pending[0]!.callId);
+    expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
+  });
+
+  test('a receiver that never answers neither blocks nor fails the run', async () => {
+    const silent = await receiver(() => 'hang');
+    const { client } = await worker({ webhooks: [{ url: silent.url }] });
+    const run = await client.start('notified', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    await waitFor(async () => silent.posts[0], 'the waiting notice');
+    await run.approve(pending[0]!.callId);
+    const result = await run.result();
+    expect(result.status).toBe('completed');
+    expect(result.output).toBe('Done: refunded 12 on ORD-7');
+    expect(await activityTypes(client, run.workflowId)).toContain('notifyWait');
+  });
+
+  test('a worker without webhooks schedules no notification', async () => {
+    const { client } = await worker(undefined);
+    const run = await client.start('notified', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    await run.approve(pending[0]!.callId);
+    await run.result();
+    const types = await activityTypes(client, run.workflowId);
+    expect(types).toContain('callModel');
+    expect(types).not.toContain('notifyWait');
+  });
+});
