@@ -7,6 +7,10 @@ export interface WaitingRun {
   agent: string;
   status: RunStatus;
   pending: PendingCall[];
+  /** The user id it was started with, when it had one. */
+  startedBy?: string;
+  /** When visibility says it started. */
+  startTime?: Date;
 }
 
 /**
@@ -65,7 +69,7 @@ export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_S
   /** Sub-agent runs whose calls a run above them listed. */
   const holders = new Set<string>();
   const result: WaitingRuns = { runs: [], unreadable: [] };
-  listed.forEach(({ workflowId, agent, status }, index) => {
+  listed.forEach(({ workflowId, agent, status, startTime }, index) => {
     const answer = answers[index]!;
     if ('unreadable' in answer) {
       if (!holders.has(workflowId)) result.unreadable.push({ workflowId, ...(agent ? { agent } : {}), ...(status ? { status } : {}), unreadable: answer.unreadable });
@@ -77,7 +81,10 @@ export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_S
       seen.add(key(call));
       if (call.workflowId) holders.add(call.workflowId);
     }
-    if (pending.length > 0) result.runs.push({ workflowId, agent: answer.state.agent, status: answer.state.status, pending });
+    if (pending.length > 0) {
+      const startedBy = answer.state.startedBy !== undefined ? { startedBy: answer.state.startedBy } : {};
+      result.runs.push({ workflowId, agent: answer.state.agent, status: answer.state.status, pending, ...startedBy, startTime });
+    }
   });
   return result;
 }

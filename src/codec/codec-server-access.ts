@@ -29,11 +29,16 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
+/** Whether two secrets are equal, in time that depends on neither (both are hashed first). */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 /** `Authorization: Bearer <token>`, compared in constant time. */
 export function hasBearerToken(request: IncomingMessage, token: string): boolean {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+  return match !== null && sameSecret(match[1]!, token);
 }
 
 export function isLoopbackHost(host: string): boolean {

@@ -1,27 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { readBodyText } from '../codec/read-body-text';
 import { checkText, type ErrorReply } from './json-rpc-check';
 
 export type HttpBody = { ok: true; message: JSONRPCMessage } | { ok: false; status: number; reply: ErrorReply | ErrorReply[] };
-
-/** The body's text, or undefined once it is over `maxBytes` (the rest is read and dropped). */
-function readText(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(request.headers['content-length']) > maxBytes) {
-    request.resume();
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-    });
-    request.once('end', () => resolve(size <= maxBytes ? Buffer.concat(chunks).toString('utf8') : undefined));
-    request.once('error', reject);
-  });
-}
 
 /**
  * A POST body as one JSON-RPC message, checked the way stdio lines are (json-rpc-check): a body
@@ -29,7 +12,7 @@ function readText(request: IncomingMessage, maxBytes: number): Promise<string | 
  * the request it answers, so HTTP and stdio clients get the same answers. The SDK's size limit holds.
  */
 export async function readJsonRpcBody(request: IncomingMessage, maxBytes = DEFAULT_MAX_REQUEST_BODY_SIZE): Promise<HttpBody> {
-  const text = await readText(request, maxBytes);
+  const text = await readBodyText(request, maxBytes);
   if (text === undefined) return { ok: false, status: 413, reply: { jsonrpc: '2.0', id: null, error: { code: -32000, message: requestBodyTooLargeMessage(maxBytes) } } };
   const checked = checkText(text);
   return checked.ok ? checked : { ok: false, status: 400, reply: checked.reply };

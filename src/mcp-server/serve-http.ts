@@ -5,7 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { hasBearerToken, isLoopbackHost } from '../codec/codec-server-access';
 import { readJsonRpcBody } from './http-body';
-import { originAllowed, originRefusal, parseAllowedOrigins } from './origin-policy';
+import { originAllowed } from '../codec/origin-check';
+import { originRefusal, parseAllowedOrigins } from './origin-policy';
 
 export interface McpHttpOptions {
   port: number;
