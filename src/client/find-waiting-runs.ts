@@ -51,10 +51,11 @@ function unreadableBecause(error: unknown, timeoutMs: number): UnreadableRun['un
  * sub-agent's call shows in its own run and in every run above it: it is listed once, under the
  * topmost (parents' ids are prefixes of their children's). A run whose state cannot be read is
  * returned apart with the reason, so it neither hides the others nor goes unmentioned (unless a run
- * above it listed its calls).
+ * above it listed its calls). `scope`, a visibility query, narrows the runs (e.g. to one task queue).
  */
-export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_STATE_TIMEOUT_MS): Promise<WaitingRuns> {
-  const listed = (await client.list({ query: `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`, limit: 100 }))
+export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_STATE_TIMEOUT_MS, scope?: string): Promise<WaitingRuns> {
+  const waiting = `AgentStatus = 'awaiting_approval' OR AgentStatus = 'awaiting_external'`;
+  const listed = (await client.list({ query: scope ? `(${waiting}) AND (${scope})` : waiting, limit: 100 }))
     .filter((run) => run.temporalStatus === 'RUNNING')
     .sort((a, b) => a.workflowId.length - b.workflowId.length);
   const answers = await Promise.all(

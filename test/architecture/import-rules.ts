@@ -20,6 +20,7 @@ export const ALLOWED_ROOMS: Record<string, readonly string[]> = {
   text: ['common'],
   worker: ['common', 'activities', 'codec', 'connection', 'mcp', 'model', 'telemetry', 'toolkit', 'permissions'],
   'mcp-server': ['common', 'client', 'codec', 'text'],
+  inbox: ['common', 'client', 'codec', 'text'],
   entry: ['common', 'activities', 'client', 'codec', 'connection', 'mcp', 'model', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
 };
 

@@ -1,0 +1,257 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { AgentClient } from '../client/agent-client';
+import { isLoopbackHost } from '../codec/codec-server-access';
+import { normalOrigin } from '../codec/origin-check';
+import { readBodyText } from '../codec/read-body-text';
+import type { AgentEvent } from '../common/events';
+import type { AgentRunState } from '../common/run';
+import type { JsonSchema } from '../common/tools';
+import { parseAnswerForm } from './answer-form';
+import { INBOX_SCRIPT, INBOX_STYLE } from './assets';
+import { answerOf } from './call-answers';
+import { html, type SafeHtml } from './html';
+import { bindProblem, CsrfTokens, TOKEN_COOKIE, visitorOf, type InboxAuthOptions, type Visitor } from './inbox-auth';
+import { itemPage, type ItemView } from './item-page';
+import { page } from './layout';
+import { applyFilters, listFiltersSchema } from './list-filters';
+import { itemsFragment, listPage } from './list-page';
+import { LiveUpdates } from './live-updates';
+import { sendAnswer } from './send-answer';
+import { itemKey, itemPath, listWaitingItems, type WaitingItem } from './waiting-items';
+
+/** The JSON Schema of each tool's input, by agent and tool name (what the forms are made from). */
+export type ToolSchemas = Record<string, Record<string, JsonSchema>>;
+
+export interface InboxOptions {
+  client: AgentClient;
+  /** 0 picks a free port. */
+  port: number;
+  /** 127.0.0.1 unless given; anything else needs a token or basic auth. */
+  host?: string;
+  auth: InboxAuthOptions;
+  tools: ToolSchemas;
+  /** A visibility query that narrows the runs listed, e.g. `TaskQueue = 'agents'`. */
+  scope?: string;
+  /** How often the live updates read what waits. Default 1 s. */
+  pollIntervalMs?: number;
+}
+
+export interface InboxServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_FORM_BYTES = 2 * 1024 * 1024;
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  // Not no-referrer: with it, browsers post forms with `Origin: null`, which the origin check refuses.
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+const itemQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(0).max(100_000).default(0),
+    done: z.enum(['approved', 'denied', 'submitted']).optional(),
+  })
+  .strict();
+
+const signInSchema = z.object({ token: z.string().min(1).max(1_000) }).strict();
+
+const DONE_TEXT = { approved: 'Approved: the run goes on.', denied: 'Denied: the agent reads your reason.', submitted: 'Result submitted: the run goes on.' } as const;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function send(response: ServerResponse, status: number, body: string, type: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': type, ...SECURITY_HEADERS, ...headers }).end(body);
+}
+
+function sendPage(response: ServerResponse, status: number, body: SafeHtml, headers: Record<string, string> = {}): void {
+  send(response, status, body.text, 'text/html; charset=utf-8', headers);
+}
+
+function queryOf<S extends z.ZodTypeAny>(url: URL, schema: S): z.output<S> {
+  const parsed = schema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((issue: z.ZodIssue) =>
+      issue.code === 'unrecognized_keys' ? `unknown parameter(s) ${issue.keys.join(', ')}` : `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new HttpError(400, `Bad query: ${reasons.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** A browser's post must come from the inbox's own pages (the CSRF token is checked as well). */
+function sameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  const normal = normalOrigin(origin);
+  if (!normal || !/^https?:\/\//.test(normal)) return false;
+  return new URL(normal).host === request.headers.host;
+}
+
+async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+  const type = request.headers['content-type'] ?? '';
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new HttpError(415, 'Send the form as application/x-www-form-urlencoded.');
+  const text = await readBodyText(request, MAX_FORM_BYTES);
+  if (text === undefined) throw new HttpError(413, `The form is over ${MAX_FORM_BYTES / 1024 / 1024} MiB.`);
+  return new URLSearchParams(text);
+}
+
+function signInPage(auth: InboxAuthOptions, refused = false): SafeHtml {
+  const token = auth.tokens.length > 0;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in · durable-agent inbox</title><link rel="stylesheet" href="/inbox.css"></head><body>
+<h1>durable-agent inbox</h1>
+<p class="refusal" role="alert">${refused ? 'That token is not one of the inbox.' : 'Unauthorized: sign in to see and answer waiting calls.'}</p>
+${token ? html`<form method="post" action="/sign-in"><label>Token <input type="password" name="token" autocomplete="off"></label> <button type="submit" class="primary">Sign in</button></form>` : html`<p>Reload the page and give your user name and password.</p>`}
+</body></html>`;
+}
+
+/**
+ * `durable-agent inbox`: every call that waits for a person, and forms that answer them. Pages
+ * are rendered here (no build step, one small script for the live updates); answers go through
+ * the client, so an encrypted run is read and answered with the inbox's keys.
+ */
+export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
+  const host = options.host ?? '127.0.0.1';
+  const problem = bindProblem(host, options.auth);
+  if (problem) throw new Error(problem);
+  const { client } = options;
+  const csrf = new CsrfTokens();
+  const live = new LiveUpdates(() => listWaitingItems(client, options.scope), options.pollIntervalMs ?? 1_000);
+  const webUiLink = (workflowId: string) =>
+    `${client.config.webUiUrl}/namespaces/${encodeURIComponent(client.config.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  const schemaOf = (item: WaitingItem | undefined) => (item ? options.tools[item.agent]?.[item.tool] : undefined);
+
+  async function findItem(holderId: string, callId: string): Promise<WaitingItem | undefined> {
+    const { items } = await listWaitingItems(client, options.scope);
+    return items.find((item) => itemKey(item) === itemKey({ holderId, callId }));
+  }
+
+  async function holderState(holderId: string): Promise<AgentRunState | undefined> {
+    return client.get(holderId).state().catch(() => undefined);
+  }
+
+  async function holderEvents(holderId: string): Promise<AgentEvent[]> {
+    return client.get(holderId).eventsAfter(0).catch(() => []);
+  }
+
+  async function itemView(visitor: Visitor, holderId: string, callId: string, more: Partial<ItemView> = {}): Promise<ItemView> {
+    const [item, state, events] = await Promise.all([findItem(holderId, callId), holderState(holderId), holderEvents(holderId)]);
+    const answer = item ? undefined : answerOf(events, callId);
+    return {
+      holderId,
+      callId,
+      ...(item ? { item } : {}),
+      ...(state ? { state } : {}),
+      ...(schemaOf(item) ? { schema: schemaOf(item)! } : {}),
+      identity: visitor.identity,
+      csrf: csrf.tokenFor(visitor),
+      webUiLink: webUiLink(holderId),
+      messagesPage: 0,
+      ...(answer ? { answer } : {}),
+      ...more,
+    };
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse, visitor: Visitor, holderId: string, callId: string): Promise<void> {
+    if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
+    const form = await formOf(request);
+    if (!csrf.check(visitor, form.get('csrf') ?? undefined)) throw new HttpError(403, 'Forbidden: the form is stale or was not made by this inbox (CSRF token). Reload the page.');
+    const item = await findItem(holderId, callId);
+    const parsed = parseAnswerForm(form, schemaOf(item), item?.input);
+    if (!parsed.ok) {
+      const view = await itemView(visitor, holderId, callId, {
+        refusal: parsed.message,
+        ...(parsed.errors ? { errors: parsed.errors } : {}),
+        ...(parsed.input !== undefined ? { input: parsed.input } : {}),
+        ...(parsed.rawJson !== undefined ? { rawJson: parsed.rawJson } : {}),
+      });
+      return sendPage(response, 422, itemPage(view));
+    }
+    // A call held by a sub-agent is answered through the top-level run, which passes it down.
+    const outcome = await sendAnswer(client.get(item?.runId ?? holderId), callId, parsed.request, visitor.identity);
+    if (!outcome.ok) {
+      const view = await itemView(visitor, holderId, callId, { refusal: `The run refused the answer: ${outcome.reason}` });
+      return sendPage(response, 409, itemPage(view));
+    }
+    response.writeHead(303, { Location: `${itemPath({ holderId, callId })}?done=${outcome.done}`, ...SECURITY_HEADERS }).end();
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://inbox');
+    const method = request.method ?? 'GET';
+    if (method === 'GET' && url.pathname === '/inbox.js') return send(response, 200, INBOX_SCRIPT, 'text/javascript; charset=utf-8');
+    if (method === 'GET' && url.pathname === '/inbox.css') return send(response, 200, INBOX_STYLE, 'text/css; charset=utf-8');
+    if (url.pathname === '/sign-in') {
+      if (method === 'GET') return sendPage(response, 200, signInPage(options.auth));
+      if (method !== 'POST') throw new HttpError(405, 'Method not allowed');
+      if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
+      const parsed = signInSchema.safeParse(Object.fromEntries(await formOf(request)));
+      const token = parsed.success ? parsed.data.token : undefined;
+      const visitor = token ? visitorOf({ headers: { authorization: `Bearer ${token}` } } as IncomingMessage, options.auth) : undefined;
+      if (!visitor || !token) return sendPage(response, 401, signInPage(options.auth, true));
+      const secure = request.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
+      response.writeHead(303, { Location: '/', 'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/${secure}`, ...SECURITY_HEADERS }).end();
+      return;
+    }
+    const visitor = visitorOf(request, options.auth);
+    if (!visitor) {
+      const challenge = options.auth.basicAuth.length > 0 ? 'Basic realm="durable-agent inbox", charset="UTF-8"' : 'Bearer';
+      return sendPage(response, 401, signInPage(options.auth), { 'WWW-Authenticate': challenge });
+    }
+    if (method === 'GET' && (url.pathname === '/' || url.pathname === '/fragment')) {
+      const filters = queryOf(url, listFiltersSchema);
+      const list = await listWaitingItems(client, options.scope);
+      const shown = applyFilters(list.items, filters);
+      return sendPage(response, 200, url.pathname === '/' ? listPage(list, shown, filters, visitor.identity) : itemsFragment(list, shown));
+    }
+    if (method === 'GET' && url.pathname === '/events') return live.listen(response);
+    const call = /^\/calls\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (call) {
+      const holderId = decodeURIComponent(call[1]!);
+      const callId = decodeURIComponent(call[2]!);
+      if (method === 'POST') return answer(request, response, visitor, holderId, callId);
+      if (method !== 'GET') throw new HttpError(405, 'Method not allowed');
+      const query = queryOf(url, itemQuerySchema);
+      const view = await itemView(visitor, holderId, callId, { messagesPage: query.page, ...(query.done ? { done: DONE_TEXT[query.done] } : {}) });
+      return sendPage(response, 200, itemPage(view));
+    }
+    throw new HttpError(404, `Not found: ${url.pathname}`);
+  }
+
+  const http = createServer((request, response) => {
+    route(request, response).catch((error: Error) => {
+      if (response.headersSent) return void response.end();
+      const status = error instanceof HttpError ? error.status : 500;
+      const headers = error instanceof HttpError ? error.headers : {};
+      sendPage(response, status, page('Error', '', html`<p class="refusal" role="alert">${error.message}</p><p><a href="/">Back to the inbox</a></p>`), headers);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : isLoopbackHost(host) ? '127.0.0.1' : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    async close() {
+      live.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

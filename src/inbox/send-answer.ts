@@ -1,0 +1,23 @@
+import type { AgentRun } from '../client/agent-run';
+import type { AnswerRequest } from './answer-form';
+
+export type AnswerOutcome = { ok: true; done: 'approved' | 'denied' | 'submitted' } | { ok: false; reason: string };
+
+/** Sends the answer as `answeredBy`; the run's refusal (already answered, invalid edits) comes back as the reason. */
+export async function sendAnswer(run: AgentRun, callId: string, request: AnswerRequest, answeredBy: string): Promise<AnswerOutcome> {
+  try {
+    switch (request.action) {
+      case 'approve':
+        await run.approve(callId, { ...(request.input !== undefined ? { input: request.input } : {}), remember: request.remember, answeredBy });
+        return { ok: true, done: 'approved' };
+      case 'deny':
+        await run.deny(callId, request.reason, { answeredBy });
+        return { ok: true, done: 'denied' };
+      case 'submit':
+        await run.submit(callId, request.output, { isError: request.isError, answeredBy });
+        return { ok: true, done: 'submitted' };
+    }
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
+}
