@@ -1,0 +1,251 @@
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import type { Page } from 'playwright-core';
+import { AgentClient } from '../../src/client/agent-client';
+import { encryptedDataConverter } from '../../src/codec/encrypted-data-converter';
+import type { AgentEvent } from '../../src/common/events';
+import type { InboxServer } from '../../src/inbox/inbox-server';
+import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
+import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
+import { startCodecWorker, type RunningWorker } from '../codec/helpers/codec-worker';
+import { keySet } from '../codec/helpers/test-keys';
+import { inboxAgents, inboxRefunds, inboxScripts } from '../fixtures/inbox-agents';
+import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
+import { describeWithChromium, launchBrowser, type Browser } from '../helpers/chromium';
+import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
+import { waitFor, waitForPending } from '../helpers/wait-for';
+import { ALICE_TOKEN, bearer, BOB_TOKEN, itemUrl, rowOf, startInbox } from './inbox-kit';
+
+const SCREENSHOT = join(__dirname, '..', '..', 'docs', 'images', 'inbox-approval.png');
+
+async function decidedBy(client: AgentClient, workflowId: string): Promise<AgentEvent[]> {
+  return (await client.get(workflowId).eventsAfter(0)).filter((event) => event.type === 'permission_decided' || event.type === 'external_submitted');
+}
+
+describeWithChromium('the inbox in a browser, on the dev server', () => {
+  let env: AgentTestEnv;
+  let inbox: InboxServer;
+  let alice: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    env = await startAgentTestEnv({ agents: inboxAgents, byModel: inboxScripts });
+    inbox = await startInbox(env.client, env.taskQueue);
+    alice = await launchBrowser({ extraHTTPHeaders: bearer(ALICE_TOKEN) });
+    page = await alice.context.newPage();
+  });
+  afterAll(async () => {
+    await alice?.close();
+    await inbox?.close();
+    await env?.stop();
+  });
+
+  async function waitingRun(agent: string, prompt: string, userId?: string) {
+    const run = await env.client.start(agent, { prompt, ...(userId ? { userId } : {}) });
+    const { pending } = await waitForPending(run);
+    return { run, call: pending[0]! };
+  }
+
+  test('approve with edits through the form made from the tool schema; the decision and its event name who answered', async () => {
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-11', 'carol');
+    await page.goto(`${inbox.url}/`);
+    const row = await rowOf(page, run.workflowId, call.callId);
+    expect(await row.textContent()).toContain('carol');
+    await row.getByRole('link', { name: 'refund' }).click();
+
+    await page.locator('[data-reason]').waitFor();
+    expect(await page.locator('dl.facts').textContent()).toEqual(expect.stringContaining('inbox-refunds'));
+    expect(await page.locator('dl.facts').textContent()).toEqual(expect.stringContaining('carol'));
+    expect(await page.getByRole('link', { name: 'Temporal Web UI' }).getAttribute('href')).toContain(`/workflows/${run.workflowId}`);
+    expect(await page.locator('[name="arg:order_id"]').inputValue()).toBe('ORD-11');
+    expect(await page.locator('[name="arg:amount"]').inputValue()).toBe('30');
+    expect(await page.locator('.message.user pre').first().textContent()).toBe('Refund ORD-11');
+    expect(await page.locator('textarea[name="raw"]').inputValue()).toContain('"amount": 30');
+
+    await page.locator('[name="arg:amount"]').fill('25');
+    await page.locator('[name="arg:note"]').fill('partial: one item came back');
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.locator('.done').waitFor();
+    expect(await page.locator('[data-answered-by]').textContent()).toContain('approved by alice');
+
+    expect((await run.result()).output).toBe('Refunds: refunded 25 on ORD-11');
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ type: 'permission_decided', behavior: 'allow', answeredBy: 'alice' })]);
+  });
+
+  test("an edit the tool's schema refuses is shown at its field and nothing is sent; one only the run refuses comes back inline", async () => {
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-12');
+    await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    await page.locator('[name="arg:amount"]').fill('900');
+    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Approve', exact: true }).click()]);
+    expect(response.status()).toBe(422);
+    expect(await page.locator('.field[data-field="amount"] .error').textContent()).toBe('must be <= 500');
+    expect(await page.locator('[name="arg:amount"]').inputValue()).toBe('900');
+    expect(await page.locator('.refusal').textContent()).toContain('nothing was sent');
+
+    await page.locator('[name="arg:amount"]').fill('lots');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    expect(await page.locator('.field[data-field="amount"] .error').textContent()).toContain("'lots' is not a number");
+
+    const state = await run.state();
+    expect(state.pending).toHaveLength(1);
+    expect(state.calls?.find((record) => record.callId === call.callId)?.answer).toBeUndefined();
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([]);
+
+    // Within the JSON Schema, but not the tool's own check (a refinement): the run refuses it.
+    await page.locator('[name="arg:amount"]').fill('20');
+    await page.locator('[name="arg:order_id"]').fill('XYZ-12');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Approve', exact: true }).click()]);
+    expect(refused.status()).toBe(409);
+    expect(await page.locator('.refusal').textContent()).toContain('order ids start with ORD-');
+    expect((await run.state()).pending).toHaveLength(1);
+    await run.cancel();
+  });
+
+  test('deny with a reason: the agent reads it', async () => {
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-13');
+    await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    await page.getByLabel('reason').fill('the order is older than 30 days');
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.locator('.done').waitFor();
+    expect((await run.result()).output).toBe('Refunds: Permission denied by user: the order is older than 30 days');
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ behavior: 'deny', answeredBy: 'alice' })]);
+  });
+
+  test("an external tool's result submitted from the page", async () => {
+    const { run, call } = await waitingRun('inbox-shipper', 'Ship ORD-14');
+    await page.goto(`${inbox.url}/?kind=external`);
+    await (await rowOf(page, run.workflowId, call.callId)).getByRole('link', { name: 'ship_parcel' }).click();
+    expect(await page.locator('main pre').first().textContent()).toContain('ORD-14');
+    await page.getByLabel('result').fill('tracking SF42');
+    await page.getByRole('button', { name: 'Submit result' }).click();
+    await page.locator('.done').waitFor();
+    expect((await run.result()).output).toBe('Shipped: tracking SF42');
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ type: 'external_submitted', answeredBy: 'alice' })]);
+  });
+
+  test("a grandchild's approval is listed under its own run and answered from the inbox through the top-level run", async () => {
+    const run = await env.client.start('inbox-director', { prompt: 'Settle ORD-15' });
+    const { pending } = await waitForPending(run);
+    const call = pending[0]!;
+    expect(call.workflowId!.split('/')).toHaveLength(3);
+    await page.goto(`${inbox.url}/?agent=inbox-clerk`);
+    const row = await rowOf(page, call.workflowId!, call.callId);
+    expect(await row.textContent()).toContain(`sub-agent of inbox-director (${run.workflowId})`);
+    await row.getByRole('link', { name: 'refund' }).click();
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.locator('.done').waitFor();
+    expect((await run.result()).output).toBe('Director: Team: Refunds: refunded 30 on ORD-15');
+    expect(await decidedBy(env.client, call.workflowId!)).toEqual([expect.objectContaining({ behavior: 'allow', answeredBy: 'alice' })]);
+  });
+
+  test('two browsers answer the same call: the second is refused and sees who answered first', async () => {
+    const run = await env.client.start('inbox-pair', { prompt: 'Refund ORD-16' });
+    const call = (await waitForPending(run, 2)).pending[0]!;
+    const bob = await launchBrowser({ extraHTTPHeaders: bearer(BOB_TOKEN) });
+    try {
+      const bobPage = await bob.context.newPage();
+      await Promise.all([page.goto(itemUrl(inbox, run.workflowId, call.callId)), bobPage.goto(itemUrl(inbox, run.workflowId, call.callId))]);
+      expect(await bobPage.locator('[data-identity]').textContent()).toBe('bob');
+      await page.getByRole('button', { name: 'Approve', exact: true }).click();
+      await page.locator('.done').waitFor();
+      // Bob's open page hears that the call stopped waiting.
+      await bobPage.locator('#gone:not([hidden])').waitFor({ timeout: 20_000 });
+      const [response] = await Promise.all([bobPage.waitForResponse((r) => r.request().method() === 'POST'), bobPage.getByRole('button', { name: 'Approve', exact: true }).click()]);
+      expect(response.status()).toBe(409);
+      expect(await bobPage.locator('.refusal').textContent()).toContain(`tool call '${call.callId}' was already decided`);
+      expect(await bobPage.locator('[data-answered-by]').getAttribute('data-answered-by')).toBe('alice');
+      expect(await bobPage.locator('[data-answered-by]').textContent()).toContain('Already approved by alice');
+    } finally {
+      await bob.close();
+    }
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ callId: call.callId, answeredBy: 'alice' })]);
+    await run.cancel();
+  });
+
+  test('without the token: 401 for pages, events and answers; a post without the CSRF token is refused; signing in with the token works', async () => {
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-17');
+    for (const path of ['/', '/events', '/fragment', `/calls/${encodeURIComponent(run.workflowId)}/${call.callId}`]) {
+      const response = await fetch(`${inbox.url}${path}`);
+      expect([path, response.status]).toEqual([path, 401]);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      const wrong = await fetch(`${inbox.url}${path}`, { headers: bearer('not-the-token-0123456789') });
+      expect([path, wrong.status]).toEqual([path, 401]);
+    }
+    const form = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'action=approve' };
+    expect((await fetch(itemUrl(inbox, run.workflowId, call.callId), form)).status).toBe(401);
+    const forged = await fetch(itemUrl(inbox, run.workflowId, call.callId), { ...form, headers: { ...form.headers, ...bearer(ALICE_TOKEN) } });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('CSRF');
+    expect((await run.state()).pending).toHaveLength(1);
+
+    const stranger = await launchBrowser();
+    try {
+      const strangerPage = await stranger.context.newPage();
+      const first = await strangerPage.goto(`${inbox.url}/`);
+      expect(first?.status()).toBe(401);
+      expect(await strangerPage.content()).not.toContain(call.callId);
+      await strangerPage.locator('input[name="token"]').fill(ALICE_TOKEN);
+      await strangerPage.getByRole('button', { name: 'Sign in' }).click();
+      await rowOf(strangerPage, run.workflowId, call.callId);
+      expect(await strangerPage.locator('[data-identity]').textContent()).toBe('alice');
+      expect(await strangerPage.content()).not.toContain(ALICE_TOKEN);
+    } finally {
+      await stranger.close();
+    }
+    await run.cancel();
+  });
+
+  test('the list updates live when a new run starts waiting', async () => {
+    await page.goto(`${inbox.url}/`);
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-18');
+    await rowOf(page, run.workflowId, call.callId);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
+    await run.cancel();
+  });
+});
+
+describeWithChromium('the inbox with encrypted payloads', () => {
+  const keys = keySet('k-inbox');
+  let model: ScriptedModelServer;
+  let worker: RunningWorker;
+  let client: AgentClient;
+  let inbox: InboxServer;
+  let browser: Browser;
+  const taskQueue = uniqueTaskQueue('inbox-encrypted');
+
+  beforeAll(async () => {
+    model = await startScriptedModelServer({ byModel: inboxScripts });
+    worker = await startCodecWorker({ agents: [inboxRefunds], taskQueue, modelBaseURL: model.baseURL, dataConverter: encryptedDataConverter(keys) });
+    client = await AgentClient.connect({ connection: await testConnection(), taskQueue, dataConverter: encryptedDataConverter(keys) });
+    inbox = await startInbox(client, taskQueue);
+    browser = await launchBrowser({ extraHTTPHeaders: bearer(ALICE_TOKEN) });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await inbox?.close();
+    await worker?.stop();
+    await model?.close();
+  });
+
+  test('an encrypted run is shown in plaintext by the inbox that holds the keys, and answered; history holds none of it', async () => {
+    const run = await client.start('inbox-refunds', { prompt: 'Refund ORD-S3CRET77 for the customer' });
+    const { pending } = await waitForPending(run);
+    const page = await browser.context.newPage();
+    await page.goto(`${inbox.url}/`);
+    await (await rowOf(page, run.workflowId, pending[0]!.callId)).getByRole('link', { name: 'refund' }).click();
+    expect(await page.locator('[name="arg:order_id"]').inputValue()).toBe('ORD-S3CRET77');
+    expect(await page.locator('.message.user pre').first().textContent()).toBe('Refund ORD-S3CRET77 for the customer');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.locator('.done').waitFor();
+    expect((await run.result()).output).toBe('Refunds: refunded 30 on ORD-S3CRET77');
+
+    const history = await run.handle.fetchHistory();
+    const bytes = Buffer.from(temporal.api.history.v1.History.encode(history).finish());
+    expect(bytes.includes('S3CRET77')).toBe(false);
+    expect(bytes.includes('alice')).toBe(false);
+    await waitFor(async () => ((await decidedBy(client, run.workflowId)).length > 0 ? true : undefined), 'the decision');
+    expect(await decidedBy(client, run.workflowId)).toEqual([expect.objectContaining({ answeredBy: 'alice' })]);
+  });
+});
