@@ -10,6 +10,7 @@ import { bundleCommand } from './commands/bundle';
 import { chatCommand } from './commands/chat';
 import { codecServerCommand } from './commands/codec-server';
 import { mcpCommand } from './commands/mcp';
+import { inboxCommand } from './commands/inbox';
 import { denyCommand } from './commands/deny';
 import { groupsCommand } from './commands/groups';
 import { listCommand } from './commands/list';
@@ -44,6 +45,7 @@ export const COMMANDS: CliCommand[] = [
   bundleCommand,
   codecServerCommand,
   mcpCommand,
+  inboxCommand,
   workerCommand,
   healthCommand,
   initCommand,
