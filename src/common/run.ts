@@ -83,7 +83,7 @@ export interface ApprovalDecision {
   reason?: string;
   input?: unknown;
   remember?: 'session';
-  /** Who answered, as the sender named them (an inbox's signed-in person, a CLI's --as). */
+  /** Who answered, as the sender named them (the inbox's signed-in person, or the name a library caller gives). */
   answeredBy?: string;
   decidedAt: string;
 }
