@@ -9,8 +9,6 @@ export interface WaitingRun {
   pending: PendingCall[];
   /** The user id it was started with, when it had one. */
   startedBy?: string;
-  /** When visibility says it started. */
-  startTime?: Date;
 }
 
 /**
@@ -70,7 +68,7 @@ export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_S
   /** Sub-agent runs whose calls a run above them listed. */
   const holders = new Set<string>();
   const result: WaitingRuns = { runs: [], unreadable: [] };
-  listed.forEach(({ workflowId, agent, status, startTime }, index) => {
+  listed.forEach(({ workflowId, agent, status }, index) => {
     const answer = answers[index]!;
     if ('unreadable' in answer) {
       if (!holders.has(workflowId)) result.unreadable.push({ workflowId, ...(agent ? { agent } : {}), ...(status ? { status } : {}), unreadable: answer.unreadable });
@@ -84,7 +82,7 @@ export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_S
     }
     if (pending.length > 0) {
       const startedBy = answer.state.startedBy !== undefined ? { startedBy: answer.state.startedBy } : {};
-      result.runs.push({ workflowId, agent: answer.state.agent, status: answer.state.status, pending, ...startedBy, startTime });
+      result.runs.push({ workflowId, agent: answer.state.agent, status: answer.state.status, pending, ...startedBy });
     }
   });
   return result;

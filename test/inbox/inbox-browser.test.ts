@@ -64,7 +64,9 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
 
     await page.locator('[name="arg:amount"]').fill('25');
     await page.locator('[name="arg:note"]').fill('partial: one item came back');
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // The approvals guide's picture; RECORD_SCREENSHOTS=1 writes it to docs/images.
+    const shot = await page.screenshot({ fullPage: true, ...(process.env.RECORD_SCREENSHOTS === '1' ? { path: SCREENSHOT } : {}) });
+    expect(shot.subarray(1, 4).toString()).toBe('PNG');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.locator('.done').waitFor();
     expect(await page.locator('[data-answered-by]').textContent()).toContain('approved by alice');
