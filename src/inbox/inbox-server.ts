@@ -102,6 +102,12 @@ function sameOrigin(request: IncomingMessage): boolean {
   return new URL(normal).host === request.headers.host;
 }
 
+function loopbackHostHeader(header: string | undefined): boolean {
+  if (!header) return false;
+  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
+  return isLoopbackHost(name);
+}
+
 async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
   const type = request.headers['content-type'] ?? '';
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new HttpError(415, 'Send the form as application/x-www-form-urlencoded.');
@@ -193,6 +199,8 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://inbox');
     const method = request.method ?? 'GET';
+    // On loopback a page of another name that resolves here (DNS rebinding) would be same-origin with it.
+    if (isLoopbackHost(host) && !loopbackHostHeader(request.headers.host)) throw new HttpError(403, `Forbidden: the inbox on ${host} answers requests for loopback names only.`);
     if (method === 'GET' && url.pathname === '/inbox.js') return send(response, 200, INBOX_SCRIPT, 'text/javascript; charset=utf-8');
     if (method === 'GET' && url.pathname === '/inbox.css') return send(response, 200, INBOX_STYLE, 'text/css; charset=utf-8');
     if (url.pathname === '/sign-in') {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { inboxAgents, inboxScripts } from '../fixtures/inbox-agents';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
@@ -59,6 +60,17 @@ describe('durable-agent inbox', () => {
     expect(text).toContain('signed in as <strong data-identity>dana</strong>');
     const item = await fetch(`${url}/calls/${encodeURIComponent(run.workflowId)}/${pending[0]!.callId}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(await item.text()).toContain('name="arg:amount" value="30"');
+    // A page of another name resolving to loopback (DNS rebinding) is refused, with the token or without.
+    const { port } = new URL(url);
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const sent = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { Host: `evil.example:${port}`, Authorization: `Bearer ${TOKEN}` } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      sent.once('error', reject);
+      sent.end();
+    });
+    expect(rebound).toBe(403);
     child.kill('SIGTERM');
     expect((await exitOf(child)).code).toBe(0);
     await run.cancel();
