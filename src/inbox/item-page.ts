@@ -1,6 +1,6 @@
 import type { AgentRunState } from '../common/run';
 import type { JsonSchema } from '../common/tools';
-import { html, type SafeHtml } from './html';
+import { html, raw, type SafeHtml } from './html';
 import { ago, page } from './layout';
 import { conversationView } from './conversation-view';
 import { hasFields, schemaFields, type FieldErrors } from './schema-form';
@@ -28,6 +28,11 @@ export interface ItemView {
   answer?: CallAnswer;
 }
 
+/** JSON inside a script element: `<` escaped, so no `</script>` in a schema's text can end it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
 function facts(view: ItemView, item: WaitingItem): SafeHtml {
   return html`<dl class="facts">
   <dt>Agent</dt><dd>${item.agent}${item.holderId !== item.runId ? html` <span class="muted">(sub-agent; started from ${item.topAgent}, run <code>${item.runId}</code>)</span>` : ''}</dd>
@@ -45,9 +50,11 @@ function approvalForm(view: ItemView, item: WaitingItem): SafeHtml {
   const errors = view.errors ?? {};
   const whole = errors[''];
   const rawJson = view.rawJson ?? JSON.stringify(input, null, 2);
-  return html`<form method="post" action="${itemPath(item)}" novalidate>
+  return html`<form method="post" action="${itemPath(item)}" novalidate data-answer>
   <input type="hidden" name="csrf" value="${view.csrf}">
+  ${hasFields(view.schema) ? html`<script type="application/json" id="tool-schema">${raw(scriptJson(view.schema))}</script>` : ''}
   <section class="card"><h2>Arguments</h2>
+    <p id="not-sent" class="refusal" role="alert" hidden>The edited arguments do not fit the tool's schema; nothing was sent.</p>
     ${hasFields(view.schema) ? schemaFields(view.schema, input, errors) : html`<p class="muted">This tool's schema is not known to the inbox: edit the JSON below.</p>`}
     ${whole ? html`<p class="error" role="alert">${whole}</p>` : ''}
     <details${view.rawJson !== undefined || !hasFields(view.schema) ? html` open` : ''}><summary>Raw JSON</summary>
@@ -67,7 +74,7 @@ function approvalForm(view: ItemView, item: WaitingItem): SafeHtml {
 }
 
 function externalForm(view: ItemView, item: WaitingItem): SafeHtml {
-  return html`<form method="post" action="${itemPath(item)}" novalidate>
+  return html`<form method="post" action="${itemPath(item)}" novalidate data-answer>
   <input type="hidden" name="csrf" value="${view.csrf}">
   <section class="card"><h2>Arguments</h2><pre>${JSON.stringify(item.input, null, 2)}</pre></section>
   <section class="card"><h2>Result</h2>
@@ -97,7 +104,7 @@ export function itemPage(view: ItemView): SafeHtml {
 <p><a href="/">← every waiting call</a></p>
 <h2>${item ? html`<code>${item.tool}</code> waits for ${item.kind === 'approval' ? 'approval' : 'its result'}` : html`Call <code>${view.callId}</code> of <code>${view.holderId}</code>`}</h2>
 ${view.done ? html`<p class="done" role="status">${view.done}</p>` : ''}
-${view.refusal ? html`<p class="refusal" role="alert">${view.refusal}</p>` : ''}
+${view.refusal ? html`<p class="refusal" role="alert" data-refusal>${view.refusal}</p>` : ''}
 <p id="gone" class="gone-live" hidden>This call stopped waiting: it was answered elsewhere. Reload to see who answered.</p>
 ${item ? html`<section class="card">${facts(view, item)}</section>${item.kind === 'approval' ? approvalForm(view, item) : externalForm(view, item)}` : answeredNote(view.answer)}
 ${view.state ? html`<section class="card"><h2>Conversation</h2>${conversationView(view.state.messages, view.messagesPage, pageLink)}</section>` : ''}

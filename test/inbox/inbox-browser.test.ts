@@ -78,16 +78,37 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
   test("an edit the tool's schema refuses is shown at its field and nothing is sent; one only the run refuses comes back inline", async () => {
     const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-12');
     await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    // Checked in the page against the tool's JSON Schema: the error at its field, no request at all.
     await page.locator('[name="arg:amount"]').fill('900');
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Approve', exact: true }).click()]);
-    expect(response.status()).toBe(422);
-    expect(await page.locator('.field[data-field="amount"] .error').textContent()).toBe('must be <= 500');
-    expect(await page.locator('[name="arg:amount"]').inputValue()).toBe('900');
-    expect(await page.locator('.refusal').textContent()).toContain('nothing was sent');
-
-    await page.locator('[name="arg:amount"]').fill('lots');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
-    expect(await page.locator('.field[data-field="amount"] .error').textContent()).toContain("'lots' is not a number");
+    expect(await page.locator('.field[data-field="amount"] .error').textContent()).toBe('must be <= 500');
+    await page.locator('[name="arg:amount"]').fill('lots');
+    await page.locator('[name="arg:order_id"]').fill('');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    expect(await page.locator('.field[data-field="amount"] .error').textContent()).toBe("'lots' is not a number");
+    expect(await page.locator('.field[data-field="order_id"] .error').textContent()).toBe('is required');
+    expect(await page.locator('#not-sent').isVisible()).toBe(true);
+    expect(posts).toEqual([]);
+
+    // The inbox checks again what reaches it without the page's script: the same errors, and nothing sent to the run.
+    const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+    const direct = await page.request.post(itemUrl(inbox, run.workflowId, call.callId), {
+      form: { csrf, action: 'approve', 'arg:order_id': 'ORD-12', 'arg:amount': '900' },
+      headers: { Origin: inbox.url },
+    });
+    expect(direct.status()).toBe(422);
+    const body = await direct.text();
+    expect(body).toContain('nothing was sent');
+    expect(body).toMatch(/data-field="amount">[\s\S]*?<p class="error" role="alert">must be &lt;= 500<\/p>/);
+    const json = await page.request.post(itemUrl(inbox, run.workflowId, call.callId), {
+      form: { csrf, action: 'approve-json', raw: '{"order_id":"ORD-12","amount":30,"extra":1}' },
+      headers: { Origin: inbox.url },
+    });
+    expect(json.status()).toBe(422);
 
     const state = await run.state();
     expect(state.pending).toHaveLength(1);
@@ -95,11 +116,12 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     expect(await decidedBy(env.client, run.workflowId)).toEqual([]);
 
     // Within the JSON Schema, but not the tool's own check (a refinement): the run refuses it.
+    await page.reload();
     await page.locator('[name="arg:amount"]').fill('20');
     await page.locator('[name="arg:order_id"]').fill('XYZ-12');
     const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Approve', exact: true }).click()]);
     expect(refused.status()).toBe(409);
-    expect(await page.locator('.refusal').textContent()).toContain('order ids start with ORD-');
+    expect(await page.locator('[data-refusal]').textContent()).toContain('order ids start with ORD-');
     expect((await run.state()).pending).toHaveLength(1);
     await run.cancel();
   });
@@ -155,7 +177,7 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
       await bobPage.locator('#gone:not([hidden])').waitFor({ timeout: 20_000 });
       const [response] = await Promise.all([bobPage.waitForResponse((r) => r.request().method() === 'POST'), bobPage.getByRole('button', { name: 'Approve', exact: true }).click()]);
       expect(response.status()).toBe(409);
-      expect(await bobPage.locator('.refusal').textContent()).toContain(`tool call '${call.callId}' was already decided`);
+      expect(await bobPage.locator('[data-refusal]').textContent()).toContain(`tool call '${call.callId}' was already decided`);
       expect(await bobPage.locator('[data-answered-by]').getAttribute('data-answered-by')).toBe('alice');
       expect(await bobPage.locator('[data-answered-by]').textContent()).toContain('Already approved by alice');
     } finally {
