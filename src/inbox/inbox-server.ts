@@ -6,11 +6,11 @@ import { isLoopbackHost } from '../codec/codec-server-access';
 import { normalOrigin } from '../codec/origin-check';
 import { readBodyText } from '../codec/read-body-text';
 import type { AgentEvent } from '../common/events';
-import type { AgentRunState } from '../common/run';
 import type { JsonSchema } from '../common/tools';
 import { parseAnswerForm } from './answer-form';
 import { INBOX_SCRIPT, INBOX_STYLE } from './assets';
 import { answerOf } from './call-answers';
+import { readConversationPage, type ConversationPage } from './conversation-view';
 import { html, type SafeHtml } from './html';
 import { bindProblem, CsrfTokens, TOKEN_COOKIE, visitorOf, type InboxAuthOptions, type Visitor } from './inbox-auth';
 import { itemPage, type ItemView } from './item-page';
@@ -146,27 +146,28 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     return items.find((item) => itemKey(item) === itemKey({ holderId, callId }));
   }
 
-  async function holderState(holderId: string): Promise<AgentRunState | undefined> {
-    return client.get(holderId).state().catch(() => undefined);
+  async function holderConversation(holderId: string, page: number): Promise<ConversationPage | undefined> {
+    const run = client.get(holderId);
+    const state = await run.state().catch(() => undefined);
+    return state ? readConversationPage(run, state, page).catch(() => undefined) : undefined;
   }
 
   async function holderEvents(holderId: string): Promise<AgentEvent[]> {
     return client.get(holderId).eventsAfter(0).catch(() => []);
   }
 
-  async function itemView(visitor: Visitor, holderId: string, callId: string, more: Partial<ItemView> = {}): Promise<ItemView> {
-    const [item, state, events] = await Promise.all([findItem(holderId, callId), holderState(holderId), holderEvents(holderId)]);
+  async function itemView(visitor: Visitor, holderId: string, callId: string, more: Partial<ItemView> = {}, page = 0): Promise<ItemView> {
+    const [item, conversation, events] = await Promise.all([findItem(holderId, callId), holderConversation(holderId, page), holderEvents(holderId)]);
     const answer = item ? undefined : answerOf(events, callId);
     return {
       holderId,
       callId,
       ...(item ? { item } : {}),
-      ...(state ? { state } : {}),
+      ...(conversation ? { conversation } : {}),
       ...(schemaOf(item) ? { schema: schemaOf(item)! } : {}),
       identity: visitor.identity,
       csrf: csrf.tokenFor(visitor),
       webUiLink: webUiLink(holderId),
-      messagesPage: 0,
       ...(answer ? { answer } : {}),
       ...more,
     };
@@ -234,7 +235,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
       if (method === 'POST') return answer(request, response, visitor, holderId, callId);
       if (method !== 'GET') throw new HttpError(405, 'Method not allowed');
       const query = queryOf(url, itemQuerySchema);
-      const view = await itemView(visitor, holderId, callId, { messagesPage: query.page, ...(query.done ? { done: DONE_TEXT[query.done] } : {}) });
+      const view = await itemView(visitor, holderId, callId, query.done ? { done: DONE_TEXT[query.done] } : {}, query.page);
       return sendPage(response, 200, itemPage(view));
     }
     throw new HttpError(404, `Not found: ${url.pathname}`);

@@ -1,8 +1,7 @@
-import type { AgentRunState } from '../common/run';
 import type { JsonSchema } from '../common/tools';
 import { html, raw, type SafeHtml } from './html';
 import { ago, page } from './layout';
-import { conversationView } from './conversation-view';
+import { conversationView, type ConversationPage } from './conversation-view';
 import { hasFields, schemaFields, type FieldErrors } from './schema-form';
 import { itemKey, itemPath, type WaitingItem } from './waiting-items';
 import type { CallAnswer } from './call-answers';
@@ -11,13 +10,12 @@ export interface ItemView {
   holderId: string;
   callId: string;
   item?: WaitingItem;
-  /** The holder run's state, for the conversation and for who answered. */
-  state?: AgentRunState;
+  /** The page of the holder run's conversation shown. */
+  conversation?: ConversationPage;
   schema?: JsonSchema;
   identity: string;
   csrf: string;
   webUiLink: string;
-  messagesPage: number;
   /** What the last post did: done, or why it was refused (by the page's check or by the run). */
   done?: string;
   refusal?: string;
@@ -107,7 +105,7 @@ ${view.done ? html`<p class="done" role="status">${view.done}</p>` : ''}
 ${view.refusal ? html`<p class="refusal" role="alert" data-refusal>${view.refusal}</p>` : ''}
 <p id="gone" class="gone-live" hidden>This call stopped waiting: it was answered elsewhere. Reload to see who answered.</p>
 ${item ? html`<section class="card">${facts(view, item)}</section>${item.kind === 'approval' ? approvalForm(view, item) : externalForm(view, item)}` : answeredNote(view.answer)}
-${view.state ? html`<section class="card"><h2>Conversation</h2>${conversationView(view.state.messages, view.messagesPage, pageLink)}</section>` : ''}
+${view.conversation ? html`<section class="card"><h2>Conversation</h2>${conversationView(view.conversation, pageLink)}</section>` : ''}
 </main>`,
   );
 }

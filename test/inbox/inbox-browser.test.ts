@@ -220,6 +220,22 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     await run.cancel();
   });
 
+  test('the conversation so far, a page at a time, the newest first', async () => {
+    const { run, call } = await waitingRun('inbox-chatty', 'Check, then refund ORD-19');
+    await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    expect(await page.locator('.pager').textContent()).toContain('page 2 of 2');
+    const newest = await page.locator('.message pre').allTextContents();
+    expect(newest).toHaveLength(10);
+    expect(newest[newest.length - 1]).toContain('→ refund');
+    expect(newest).not.toContain('Check, then refund ORD-19');
+    await page.getByRole('link', { name: '← earlier' }).click();
+    expect(await page.locator('.pager').textContent()).toContain('page 1 of 2');
+    const earliest = await page.locator('.message pre').allTextContents();
+    expect(earliest[0]).toBe('Check, then refund ORD-19');
+    expect(earliest[1]).toContain('→ lookup {"order_id":"ORD-L0"}');
+    await run.cancel();
+  });
+
   test('the list updates live when a new run starts waiting', async () => {
     await page.goto(`${inbox.url}/`);
     await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));

@@ -15,12 +15,11 @@ describe('the inbox: escaping, sign-in and form pieces', () => {
       holderId: 'run-1',
       callId: 'call_0_0',
       item: { runId: 'run-1', holderId: 'run-1', agent: evil, topAgent: evil, callId: 'call_0_0', tool: evil, kind: 'approval', input: { note: evil }, reason: evil, since: new Date().toISOString() },
-      state: { messages: [{ role: 'user', content: evil }] } as never,
+      conversation: { messages: [{ role: 'user', content: evil }], index: 0, pages: 1 },
       schema: { type: 'object', properties: { note: { type: 'string', description: evil } } },
       identity: evil,
       csrf: 'token',
       webUiLink: 'http://ui/workflows/run-1',
-      messagesPage: 0,
     }).text;
     expect(page).not.toContain('<script>alert');
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;');
