@@ -149,6 +149,18 @@ describe('webhooks: the worker tells a receiver when a call waits and when it is
     expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
   });
 
+  test('a retry sends only to the webhooks not reached yet', async () => {
+    const steady = await receiver();
+    const flaky = await receiver((index) => (index < 2 ? 500 : 200));
+    const { client } = await worker({ webhooks: [{ url: steady.url }, { url: flaky.url }] });
+    const run = await client.start('notified', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    await waitFor(async () => (flaky.posts.length >= 3 ? true : undefined), 'three deliveries to the flaky receiver', 30_000);
+    expect(steady.posts.map((post) => post.body.type)).toEqual(['call.waiting']);
+    await run.approve(pending[0]!.callId);
+    await run.result();
+  });
+
   test('a receiver that never answers neither blocks nor fails the run', async () => {
     const silent = await receiver(() => 'hang');
     const { client } = await worker({ webhooks: [{ url: silent.url }] });
