@@ -3,16 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { AgentClient } from '../client/agent-client';
 import { isLoopbackHost } from '../codec/codec-server-access';
-import { normalOrigin } from '../codec/origin-check';
-import { readBodyText } from '../codec/read-body-text';
 import type { AgentEvent } from '../common/events';
 import type { JsonSchema } from '../common/tools';
 import { parseAnswerForm } from './answer-form';
-import { INBOX_SCRIPT, INBOX_STYLE } from './assets';
+import { INBOX_SCRIPT } from './inbox-script';
+import { INBOX_STYLE } from './inbox-style';
 import { answerOf } from './call-answers';
 import { readConversationPage, type ConversationPage } from './conversation-view';
-import { html, type SafeHtml } from './html';
-import { bindProblem, CsrfTokens, TOKEN_COOKIE, visitorOf, type InboxAuthOptions, type Visitor } from './inbox-auth';
+import { html } from './html';
+import { bindProblem, CsrfTokens, visitorOf, type InboxAuthOptions, type Visitor } from './inbox-auth';
+import { formOf, HttpError, loopbackHostHeader, queryOf, sameOrigin, SECURITY_HEADERS, send, sendPage } from './inbox-http';
+import { handleSignIn, refuseUnsignedIn } from './sign-in';
 import { itemPage, type ItemView } from './item-page';
 import { page } from './layout';
 import { applyFilters, listFiltersSchema } from './list-filters';
@@ -43,16 +44,6 @@ export interface InboxServer {
   close(): Promise<void>;
 }
 
-const MAX_FORM_BYTES = 2 * 1024 * 1024;
-
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  // Not no-referrer: with it, browsers post forms with `Origin: null`, which the origin check refuses.
-  'Referrer-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
-
 const itemQuerySchema = z
   .object({
     page: z.coerce.number().int().min(0).max(100_000).default(0),
@@ -60,70 +51,7 @@ const itemQuerySchema = z
   })
   .strict();
 
-const signInSchema = z.object({ token: z.string().min(1).max(1_000) }).strict();
-
 const DONE_TEXT = { approved: 'Approved: the run goes on.', denied: 'Denied: the agent reads your reason.', submitted: 'Result submitted: the run goes on.' } as const;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-function send(response: ServerResponse, status: number, body: string, type: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'Content-Type': type, ...SECURITY_HEADERS, ...headers }).end(body);
-}
-
-function sendPage(response: ServerResponse, status: number, body: SafeHtml, headers: Record<string, string> = {}): void {
-  send(response, status, body.text, 'text/html; charset=utf-8', headers);
-}
-
-function queryOf<S extends z.ZodTypeAny>(url: URL, schema: S): z.output<S> {
-  const parsed = schema.safeParse(Object.fromEntries(url.searchParams));
-  if (!parsed.success) {
-    const reasons = parsed.error.issues.map((issue: z.ZodIssue) =>
-      issue.code === 'unrecognized_keys' ? `unknown parameter(s) ${issue.keys.join(', ')}` : `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new HttpError(400, `Bad query: ${reasons.join('; ')}`);
-  }
-  return parsed.data;
-}
-
-/** A browser's post must come from the inbox's own pages (the CSRF token is checked as well). */
-function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  const normal = normalOrigin(origin);
-  if (!normal || !/^https?:\/\//.test(normal)) return false;
-  return new URL(normal).host === request.headers.host;
-}
-
-function loopbackHostHeader(header: string | undefined): boolean {
-  if (!header) return false;
-  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
-  return isLoopbackHost(name);
-}
-
-async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
-  const type = request.headers['content-type'] ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new HttpError(415, 'Send the form as application/x-www-form-urlencoded.');
-  const text = await readBodyText(request, MAX_FORM_BYTES);
-  if (text === undefined) throw new HttpError(413, `The form is over ${MAX_FORM_BYTES / 1024 / 1024} MiB.`);
-  return new URLSearchParams(text);
-}
-
-function signInPage(auth: InboxAuthOptions, refused = false): SafeHtml {
-  const token = auth.tokens.length > 0;
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in · durable-agent inbox</title><link rel="stylesheet" href="/inbox.css"></head><body>
-<h1>durable-agent inbox</h1>
-<p class="refusal" role="alert">${refused ? 'That token is not one of the inbox.' : 'Unauthorized: sign in to see and answer waiting calls.'}</p>
-${token ? html`<form method="post" action="/sign-in"><label>Token <input type="password" name="token" autocomplete="off"></label> <button type="submit" class="primary">Sign in</button></form>` : html`<p>Reload the page and give your user name and password.</p>`}
-</body></html>`;
-}
 
 /**
  * `durable-agent inbox`: every call that waits for a person, and forms that answer them. Pages
@@ -204,23 +132,9 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     if (isLoopbackHost(host) && !loopbackHostHeader(request.headers.host)) throw new HttpError(403, `Forbidden: the inbox on ${host} answers requests for loopback names only.`);
     if (method === 'GET' && url.pathname === '/inbox.js') return send(response, 200, INBOX_SCRIPT, 'text/javascript; charset=utf-8');
     if (method === 'GET' && url.pathname === '/inbox.css') return send(response, 200, INBOX_STYLE, 'text/css; charset=utf-8');
-    if (url.pathname === '/sign-in') {
-      if (method === 'GET') return sendPage(response, 200, signInPage(options.auth));
-      if (method !== 'POST') throw new HttpError(405, 'Method not allowed');
-      if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
-      const parsed = signInSchema.safeParse(Object.fromEntries(await formOf(request)));
-      const token = parsed.success ? parsed.data.token : undefined;
-      const visitor = token ? visitorOf({ headers: { authorization: `Bearer ${token}` } } as IncomingMessage, options.auth) : undefined;
-      if (!visitor || !token) return sendPage(response, 401, signInPage(options.auth, true));
-      const secure = request.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
-      response.writeHead(303, { Location: '/', 'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/${secure}`, ...SECURITY_HEADERS }).end();
-      return;
-    }
+    if (url.pathname === '/sign-in') return handleSignIn(request, response, options.auth);
     const visitor = visitorOf(request, options.auth);
-    if (!visitor) {
-      const challenge = options.auth.basicAuth.length > 0 ? 'Basic realm="durable-agent inbox", charset="UTF-8"' : 'Bearer';
-      return sendPage(response, 401, signInPage(options.auth), { 'WWW-Authenticate': challenge });
-    }
+    if (!visitor) return refuseUnsignedIn(response, options.auth);
     if (method === 'GET' && (url.pathname === '/' || url.pathname === '/fragment')) {
       const filters = queryOf(url, listFiltersSchema);
       const list = await listWaitingItems(client, options.scope);

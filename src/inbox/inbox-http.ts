@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { isLoopbackHost } from '../codec/codec-server-access';
+import { normalOrigin } from '../codec/origin-check';
+import { readBodyText } from '../codec/read-body-text';
+import type { SafeHtml } from './html';
+
+/** How the inbox answers over HTTP: its headers, its errors, and what it reads of a request. */
+
+const MAX_FORM_BYTES = 2 * 1024 * 1024;
+
+export const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  // Not no-referrer: with it, browsers post forms with `Origin: null`, which the origin check refuses.
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/** A refusal with its status, shown as an error page. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function send(response: ServerResponse, status: number, body: string, type: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': type, ...SECURITY_HEADERS, ...headers }).end(body);
+}
+
+export function sendPage(response: ServerResponse, status: number, body: SafeHtml, headers: Record<string, string> = {}): void {
+  send(response, status, body.text, 'text/html; charset=utf-8', headers);
+}
+
+export function queryOf<S extends z.ZodTypeAny>(url: URL, schema: S): z.output<S> {
+  const parsed = schema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((issue: z.ZodIssue) =>
+      issue.code === 'unrecognized_keys' ? `unknown parameter(s) ${issue.keys.join(', ')}` : `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new HttpError(400, `Bad query: ${reasons.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** A browser's post must come from the inbox's own pages (the CSRF token is checked as well). */
+export function sameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  const normal = normalOrigin(origin);
+  if (!normal || !/^https?:\/\//.test(normal)) return false;
+  return new URL(normal).host === request.headers.host;
+}
+
+/** Whether a Host header names a loopback address (with or without a port). */
+export function loopbackHostHeader(header: string | undefined): boolean {
+  if (!header) return false;
+  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
+  return isLoopbackHost(name);
+}
+
+export async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+  const type = request.headers['content-type'] ?? '';
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new HttpError(415, 'Send the form as application/x-www-form-urlencoded.');
+  const text = await readBodyText(request, MAX_FORM_BYTES);
+  if (text === undefined) throw new HttpError(413, `The form is over ${MAX_FORM_BYTES / 1024 / 1024} MiB.`);
+  return new URLSearchParams(text);
+}
+
