@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { AgentClient } from '../client/agent-client';
 import { isLoopbackHost } from '../codec/codec-server-access';
+import { MAX_NAME_CHARS } from '../common/boundary/limits';
 import type { AgentEvent } from '../common/events';
 import type { JsonSchema } from '../common/tools';
 import { parseAnswerForm } from './answer-form';
@@ -50,6 +51,23 @@ const itemQuerySchema = z
     done: z.enum(['approved', 'denied', 'submitted']).optional(),
   })
   .strict();
+
+/** A run id and a call id as the path names them: decoded, and no longer than the run takes. */
+const callAddressSchema = z
+  .object({ holderId: z.string().min(1).max(MAX_NAME_CHARS), callId: z.string().min(1).max(MAX_NAME_CHARS) })
+  .strict();
+
+function callAddressOf(holder: string, call: string): z.output<typeof callAddressSchema> {
+  let decoded: { holderId: string; callId: string };
+  try {
+    decoded = { holderId: decodeURIComponent(holder), callId: decodeURIComponent(call) };
+  } catch {
+    throw new HttpError(400, 'Bad path: the run or call id is not URL-encoded text.');
+  }
+  const parsed = callAddressSchema.safeParse(decoded);
+  if (!parsed.success) throw new HttpError(400, `Bad path: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  return parsed.data;
+}
 
 const DONE_TEXT = { approved: 'Approved: the run goes on.', denied: 'Denied: the agent reads your reason.', submitted: 'Result submitted: the run goes on.' } as const;
 
@@ -144,8 +162,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     if (method === 'GET' && url.pathname === '/events') return live.listen(response);
     const call = /^\/calls\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (call) {
-      const holderId = decodeURIComponent(call[1]!);
-      const callId = decodeURIComponent(call[2]!);
+      const { holderId, callId } = callAddressOf(call[1]!, call[2]!);
       if (method === 'POST') return answer(request, response, visitor, holderId, callId);
       if (method !== 'GET') throw new HttpError(405, 'Method not allowed');
       const query = queryOf(url, itemQuerySchema);

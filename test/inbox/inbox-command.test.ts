@@ -71,6 +71,12 @@ describe('durable-agent inbox', () => {
       sent.end();
     });
     expect(rebound).toBe(403);
+    const badPath = await fetch(`${url}/calls/%E0%A4%A/x`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(badPath.status).toBe(400);
+    expect(await badPath.text()).toContain('Bad path');
+    const badQuery = await fetch(`${url}/?kind=sometimes`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(badQuery.status).toBe(400);
+    expect(await badQuery.text()).toContain('Bad query: kind:');
     child.kill('SIGTERM');
     expect((await exitOf(child)).code).toBe(0);
     await run.cancel();
