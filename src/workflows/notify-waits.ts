@@ -20,7 +20,8 @@ export function notifyWait(state: RunState, notice: Omit<WaitNotice, 'workflowId
         summary: `notify: ${notice.tool} ${notice.event}`,
         startToCloseTimeout: '30s',
         scheduleToCloseTimeout: '1h',
-        retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+        // Infinity, not absent: executeWithOptions deep-merges into the proxy's defaults, whose cap of 5 would stay.
+        retry: { maximumAttempts: Number.POSITIVE_INFINITY, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
       },
       [full],
     )

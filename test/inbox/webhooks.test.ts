@@ -147,6 +147,13 @@ describe('webhooks: the worker tells a receiver when a call waits and when it is
     expect(new Set(flaky.posts.slice(0, 3).map((post) => post.raw)).size).toBe(1);
     await run.approve(pending[0]!.callId);
     expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
+    // Retried until the hour is up, not for a number of attempts (0: Temporal's "no cap").
+    const caps = (await run.handle.fetchHistory()).events!.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'notifyWait' ? [scheduled.retryPolicy?.maximumAttempts ?? 0] : [];
+    });
+    expect(caps.length).toBeGreaterThan(0);
+    expect(new Set(caps)).toEqual(new Set([0]));
   });
 
   test('a retry sends only to the webhooks not reached yet', async () => {
