@@ -75,7 +75,7 @@ afterAll(() => {
 
 describe('the packed package', () => {
   test('holds the compiled build, the bin, the dev-server scripts, the project template, the README and package.json, and nothing else', () => {
-    const allowed = /^(dist\/.+\.(js|mjs|d\.ts|d\.mts|js\.map)|bin\/durable-agent\.cjs|scripts\/(dev-server|temporal-cli)\.cjs|templates\/project\/.+|README\.md|LICENSE|package\.json)$/;
+    const allowed = /^(dist\/.+\.(js|mjs|d\.ts|d\.mts|js\.map)|bin\/durable-agent\.cjs|scripts\/(dev-server|processes|temporal-cli)\.cjs|templates\/project\/.+|README\.md|LICENSE|package\.json)$/;
     expect(packed.files.filter((file) => !allowed.test(file))).toEqual([]);
     expect(packed.files.filter((file) => /(^|\/)(tests?|fixtures|bench|\.ci)\//.test(file) && !file.startsWith('templates/project/test/'))).toEqual([]);
     expect(packed.files).toEqual(expect.arrayContaining(['templates/project/agents.ts', 'templates/project/test/agents.test.ts', 'templates/project/gitignore', 'templates/project/env.example']));
