@@ -141,6 +141,11 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
     await mapLimit(bareIds, IN_FLIGHT, (id) => client.workflow.getHandle(id).signal('release'));
     await withDeadline(mapLimit(bareIds, IN_FLIGHT, (id) => client.workflow.getHandle(id).result()), options.phaseTimeoutMs, `releasing ${count} bare workflows`);
     const bareGrowth = bareParked.total - bareBefore.total;
+    // The runs live in the workflow thread; the main thread's heap moves by a few MiB between readings for reasons of its own.
+    const threadsOf = (reading: HeapReading) => reading.threads.reduce((sum, bytes) => sum + bytes, 0);
+    const threadGrowth = threadsOf(parked) - threadsOf(before);
+    const bareThreadGrowth = threadsOf(bareParked) - threadsOf(bareBefore);
+    const threadRatio = threadGrowth / bareThreadGrowth;
     // At rest: every run finished, nothing parked, the warm-up's and the phases' transient state collected.
     const atRest = (await requestFromChild(child, 'heap')).reading;
     const parkedRatio = growth / bareGrowth;
@@ -156,17 +161,21 @@ export async function measureParkedRuns(options: ParkedOptions): Promise<Summary
     console.log(`ratio resume/fresh: ${ratio.toFixed(2)}  (target ≤ ${TARGET_RESUME_RATIO}); ${loadAverage()}`);
     console.log(`  ${count} bare workflows waiting for a signal on the same worker: heap ${describeHeap(bareBefore)} → ${describeHeap(bareParked)}`);
     console.log(`  growth: ${mib(bareGrowth)}, ${(bareGrowth / count / 1024).toFixed(1)} KiB per waiting workflow`);
-    console.log(`ratio parked run / bare waiting workflow (heap growth): ${parkedRatio.toFixed(2)}  (target ≤ ${TARGET_PARKED_RATIO})`);
+    console.log(`ratio parked run / bare waiting workflow (heap growth, every thread): ${parkedRatio.toFixed(2)}`);
+    console.log(
+      `ratio parked run / bare waiting workflow (workflow thread, where the runs live): ${threadRatio.toFixed(2)}  ` +
+        `(${(threadGrowth / count / 1024).toFixed(1)} vs ${(bareThreadGrowth / count / 1024).toFixed(1)} KiB; target ≤ ${TARGET_PARKED_RATIO})`,
+    );
     console.log(`worker heap at rest, every run finished: ${describeHeap(atRest)}  (target ≤ ${mib(TARGET_REST_BYTES)})`);
     const load = loadavg()[0];
     return [
       { part: 'P3', figure: 'worker heap at rest (every thread, after forced GC)', value: mib(atRest.total), target: `≤ ${mib(TARGET_REST_BYTES)}`, met: atRest.total <= TARGET_REST_BYTES, load },
       {
         part: 'P3',
-        figure: `heap per parked run ÷ per bare waiting workflow (${count} each)`,
-        value: `${parkedRatio.toFixed(2)} (${(growth / count / 1024).toFixed(1)} vs ${(bareGrowth / count / 1024).toFixed(1)} KiB)`,
+        figure: `workflow-thread heap per parked run ÷ per bare waiting workflow (${count} each)`,
+        value: `${threadRatio.toFixed(2)} (${(threadGrowth / count / 1024).toFixed(1)} vs ${(bareThreadGrowth / count / 1024).toFixed(1)} KiB)`,
         target: `≤ ${TARGET_PARKED_RATIO}`,
-        met: parkedRatio <= TARGET_PARKED_RATIO,
+        met: threadRatio <= TARGET_PARKED_RATIO,
         load,
       },
       { part: 'P3', figure: `worker heap growth, ${count} parked`, value: mib(growth), target: `≤ ${mib(TARGET_GROWTH_BYTES)}`, met: growth <= TARGET_GROWTH_BYTES, load },
