@@ -7,6 +7,9 @@ import type { FollowOptions } from './follow-agent-call';
 import { TASK_POLL_INTERVAL_MS } from './run-task';
 import type { RunTaskStore } from './run-task-store';
 
+/** About a minute of failed reads in a row. */
+const MAX_UNREAD_POLLS = 60;
+
 /**
  * For as long as the connection that created a task lasts: a `notifications/tasks/status` on each
  * change of the run's status (or of what it waits for), and, when the client can answer
@@ -26,9 +29,16 @@ export function followTask(options: {
   if (options.elicit) void options.follow(run, { elicit: options.elicit, log, signal }).catch(() => undefined);
   void (async () => {
     let told = '';
+    let unread = 0;
     while (!signal.aborted) {
       const task = await store.getTask(run.workflowId).catch(() => null);
-      if (!task) return;
+      if (!task) {
+        // A read that failed (a busy server, a worker between two runs) is tried again; a run gone for good ends the notifications.
+        if (++unread >= MAX_UNREAD_POLLS) return;
+        await sleep(TASK_POLL_INTERVAL_MS, undefined, { signal }).catch(() => undefined);
+        continue;
+      }
+      unread = 0;
       const now = `${task.status}\n${task.statusMessage ?? ''}`;
       if (now !== told) {
         told = now;

@@ -126,6 +126,8 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
       return (pending.structuredContent as { items: { runId: string; callId: string; tool?: string }[] }).items.find((item) => item.runId === taskId && item.tool);
     }, 'list_pending to show the call');
     expect(call).toMatchObject({ tool: 'refund', callId: 'call_0_0' });
+    // The status notification comes while the run waits (the server reads the run's status each second).
+    await waitFor(async () => (statuses.includes('input_required') ? true : undefined), 'the input_required notification');
     const approved = await client.callTool({ name: 'approve_call', arguments: { runId: call.runId, callId: call.callId } });
     expect(approved.isError).toBeFalsy();
     const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
