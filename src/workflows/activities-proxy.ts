@@ -1,10 +1,14 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/create-activities';
 
-/** Typed activity stubs; every call site passes its own options through `executeWithOptions`. */
+/**
+ * Typed activity stubs; every call site passes its own options through `executeWithOptions`, which
+ * deep-merges them into these. So the defaults name no `maximumAttempts`: a call site that sets
+ * none (a step whose own attempts the activity counts, see step-schedule.ts) gets no cap.
+ */
 export const activities = proxyActivities<AgentActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 });
 
 /**
@@ -13,5 +17,5 @@ export const activities = proxyActivities<AgentActivities>({
  */
 export const localActivities = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 });

@@ -20,8 +20,7 @@ export function notifyWait(state: RunState, notice: Omit<WaitNotice, 'workflowId
         summary: `notify: ${notice.tool} ${notice.event}`,
         startToCloseTimeout: '30s',
         scheduleToCloseTimeout: '1h',
-        // Infinity, not absent: executeWithOptions deep-merges into the proxy's defaults, whose cap of 5 would stay.
-        retry: { maximumAttempts: Number.POSITIVE_INFINITY, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
+        retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '5m' },
       },
       [full],
     )

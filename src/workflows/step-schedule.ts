@@ -42,13 +42,7 @@ export function stepSchedule(step: StepRetry): StepSchedule {
       startToCloseTimeout: startToCloseMs,
       heartbeatTimeout: step.heartbeatTimeout,
       scheduleToCloseTimeout: Math.max(totalMs, startToCloseMs),
-      // Infinity, not absent: executeWithOptions deep-merges into the proxy's defaults, whose cap would stay.
-      retry: {
-        maximumAttempts: Number.POSITIVE_INFINITY,
-        initialInterval: step.initialInterval,
-        backoffCoefficient: step.backoffCoefficient,
-        maximumInterval: step.maximumInterval,
-      },
+      retry: { initialInterval: step.initialInterval, backoffCoefficient: step.backoffCoefficient, maximumInterval: step.maximumInterval },
     },
   };
 }
