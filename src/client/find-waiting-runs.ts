@@ -33,12 +33,25 @@ export interface WaitingRuns {
 /** How long a run's workers get to answer its state query. */
 export const WAITING_STATE_TIMEOUT_MS = 5_000;
 
+const GRPC_CANCELLED = 1;
 const GRPC_DEADLINE_EXCEEDED = 4;
+/** How much earlier than the client the server may see the deadline (it is sent as time remaining). */
+const DEADLINE_SLACK_MS = 250;
 
-function unreadableBecause(error: unknown, timeoutMs: number): UnreadableRun['unreadable'] {
+/**
+ * A query that outlives its deadline ends as DEADLINE_EXCEEDED when the client's timer fires first,
+ * or as CANCELLED when the server's copy of the deadline fires first and it resets the stream. The
+ * query carries no abort signal, so a CANCELLED at the deadline can only be that.
+ */
+function ranOutOfTime(code: number | undefined, deadline: number): boolean {
+  return code === GRPC_DEADLINE_EXCEEDED || (code === GRPC_CANCELLED && Date.now() >= deadline - DEADLINE_SLACK_MS);
+}
+
+/** Why a state query with this deadline failed, in the words `pending` and list_pending print. */
+export function unreadableBecause(error: unknown, timeoutMs: number, deadline: number): UnreadableRun['unreadable'] {
   const { message, cause } = error as Error & { cause?: { code?: number; message?: string } };
   if (isPayloadDecryptionError(error)) return { reason: 'undecryptable', message };
-  if (cause?.code === GRPC_DEADLINE_EXCEEDED) return { reason: 'no_answer', message: `no worker answered its state query within ${timeoutMs / 1000} s` };
+  if (ranOutOfTime(cause?.code, deadline)) return { reason: 'no_answer', message: `no worker answered its state query within ${timeoutMs / 1000} s` };
   // The server's own answer when no worker has polled the run's task queue for a while.
   if (cause?.message && /no poller seen/.test(cause.message)) return { reason: 'no_answer', message: cause.message };
   return { reason: 'error', message: cause?.message && !message.includes(cause.message) ? `${message}: ${cause.message}` : message };
@@ -57,12 +70,13 @@ export async function findWaitingRuns(client: AgentClient, timeoutMs = WAITING_S
     .filter((run) => run.temporalStatus === 'RUNNING')
     .sort((a, b) => a.workflowId.length - b.workflowId.length);
   const answers = await Promise.all(
-    listed.map((run) =>
-      client.client.withDeadline(Date.now() + timeoutMs, () => client.get(run.workflowId).state()).then(
+    listed.map((run) => {
+      const deadline = Date.now() + timeoutMs;
+      return client.client.withDeadline(deadline, () => client.get(run.workflowId).state()).then(
         (state): { state: AgentRunState } => ({ state }),
-        (error: unknown) => ({ unreadable: unreadableBecause(error, timeoutMs) }),
-      ),
-    ),
+        (error: unknown) => ({ unreadable: unreadableBecause(error, timeoutMs, deadline) }),
+      );
+    }),
   );
   const seen = new Set<string>();
   /** Sub-agent runs whose calls a run above them listed. */
