@@ -136,10 +136,32 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
   cliTest('deny --reason: the model is told why', async () => {
     const id = await start([refund('P2', 30)]);
     const [call] = await waitForPendingCalls(id);
-    const denied = await runCliCaptured(['deny', id, call.callId, '--reason', 'order is too old']);
+    const denied = await runCliCaptured(['deny', id, call.callId, '--reason', 'order is too old', '--as', 'alice@example.com']);
     expect(denied).toMatchObject({ code: 0, out: [`Denied ${call.callId}.`] });
     expect((await resultOf(id)).output).toBe('Results: Permission denied by user: order is too old');
     expect(refundsOf('P2')).toEqual([]);
+    expect((await client!.get(id).eventsAfter(0)).filter((e) => e.type === 'permission_decided')).toEqual([expect.objectContaining({ callId: call.callId, behavior: 'deny', answeredBy: 'alice@example.com' })]);
+  });
+
+  cliTest('--as (or AGENT_ANSWERED_BY) names who approved or submitted, in the decision and the event; --as wins', async () => {
+    const id = await start([refund('P2a', 3), { name: 'ship_parcel', arguments: { address: 'Ningbo' } }]);
+    const [approval, external] = await waitForPendingCalls(id, 2);
+    const saved = process.env.AGENT_ANSWERED_BY;
+    process.env.AGENT_ANSWERED_BY = 'ops-team';
+    try {
+      const approved = await runCliCaptured(['approve', id, approval.callId, '--json']);
+      expect(approved.code).toBe(0);
+      expect(JSON.parse(approved.out[0]) as ApprovalDecision).toMatchObject({ callId: approval.callId, approved: true, answeredBy: 'ops-team' });
+      const submitted = await runCliCaptured(['submit', id, external.callId, '--output', 'tracking NB7', '--as', 'bob']);
+      expect(submitted.code).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.AGENT_ANSWERED_BY;
+      else process.env.AGENT_ANSWERED_BY = saved;
+    }
+    await resultOf(id);
+    const events = await client!.get(id).eventsAfter(0);
+    expect(events.filter((e) => e.type === 'permission_decided')).toEqual([expect.objectContaining({ callId: approval.callId, by: 'user', answeredBy: 'ops-team' })]);
+    expect(events.filter((e) => e.type === 'external_submitted')).toEqual([expect.objectContaining({ callId: external.callId, answeredBy: 'bob' })]);
   });
 
   cliTest('submit --output and --error answer external calls', async () => {
@@ -179,6 +201,8 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
       [['approve', 'some-run'], /missing call id \(or --all\)/],
       [['approve', 'some-run', 'call_0_0', '--all'], /give either CALL_ID or --all/],
       [['approve', 'some-run', 'call_0_0', '--input', '{not json'], /--input is not valid JSON/],
+      [['approve', 'some-run', '--all', '--as', 'alice'], /--as is not recorded by --all/],
+      [['deny', 'some-run', 'call_0_0', '--as', ' '], /--as needs a name/],
       [['deny', 'some-run'], /missing call id/],
       [['submit', 'some-run', 'call_0_0'], /--output is required/],
       [['submit', 'some-run', 'call_0_0', '--output'], /argument missing/],

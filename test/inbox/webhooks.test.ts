@@ -20,7 +20,10 @@ const refund = defineTool({
 });
 const shipParcel = defineTool({ name: 'ship_parcel', description: 'Ship an order.', input: z.object({ order_id: z.string() }), external: true });
 
-const agent = defineAgent({ name: 'notified', instructions: 'Refund, then ship.', tools: [refund, shipParcel], permissions: { ask: ['refund'] } });
+const shape = { instructions: 'Refund, then ship.', tools: [refund, shipParcel], permissions: { ask: ['refund'] } };
+const agent = defineAgent({ name: 'notified', ...shape });
+/** The same agent whose calls wait 2 s at most. */
+const briefAgent = defineAgent({ name: 'notified-briefly', ...shape, approvalTimeout: '2s', externalTimeout: '2s' });
 
 const SECRET = 'a-webhook-secret-of-the-worker';
 
@@ -37,7 +40,7 @@ interface Setup {
   stop(): Promise<void>;
 }
 
-async function workerWith(notifications: NotificationConfigInput | undefined, tool: 'refund' | 'ship_parcel' = 'refund'): Promise<Setup> {
+async function workerWith(notifications: NotificationConfigInput | undefined, tool: 'refund' | 'ship_parcel' = 'refund', agents = [agent]): Promise<Setup> {
   const model = await startScriptedModelServer({
     script: (_request, info) =>
       info.toolResults.length === 0
@@ -45,7 +48,7 @@ async function workerWith(notifications: NotificationConfigInput | undefined, to
         : `Done: ${info.toolResults[0]!.content}`,
   });
   const taskQueue = uniqueTaskQueue('webhooks');
-  const worker = await startTestWorker([agent], taskQueue, model.baseURL, undefined, {}, notifications ? { notifications } : {});
+  const worker = await startTestWorker(agents, taskQueue, model.baseURL, undefined, {}, notifications ? { notifications } : {});
   const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
   return {
     client,
@@ -135,6 +138,31 @@ describe('webhooks: the worker tells a receiver when a call waits and when it is
     expect(answered.body).toMatchObject({ type: 'call.answered', kind: 'external', outcome: 'submitted', answeredBy: 'warehouse' });
     expect((await run.result()).output).toBe('Done: tracking SF42');
     await maybeRecordHistory(run, 'webhook-notified-external');
+  });
+
+  test('a call nobody answers in time is told as timed out, for an approval and for an external call', async () => {
+    const json = await receiver();
+    const slack = await receiver();
+    const webhooks = [{ url: json.url }, { url: slack.url, format: 'slack' as const }];
+    const approvals = await worker({ webhooks }, 'refund', [briefAgent]);
+    const asked = await approvals.client.start('notified-briefly', { prompt: 'refund ORD-7' });
+    const askedResult = await asked.result();
+    expect(askedResult.status).toBe('completed');
+    expect((await asked.eventsAfter(0)).filter((e) => e.type === 'permission_decided')).toEqual([expect.objectContaining({ by: 'timeout' })]);
+    const timedOut = await waitFor(async () => json.posts.find((post) => post.body.type === 'call.answered'), 'the timed-out notice');
+    expect(timedOut.body).toMatchObject({ workflowId: asked.workflowId, tool: 'refund', kind: 'approval', outcome: 'timed_out' });
+    expect(timedOut.body).not.toHaveProperty('answeredBy');
+    const slackPosts = await waitFor(async () => (slack.posts.length >= 2 ? slack.posts : undefined), 'both Slack notices');
+    expect(slackPosts[1]!.body.text).toMatch(/^No answer came in time for /);
+
+    const externals = await worker({ webhooks: [{ url: json.url }] }, 'ship_parcel', [briefAgent]);
+    const shipped = await externals.client.start('notified-briefly', { prompt: 'ship ORD-7' });
+    expect((await shipped.result()).status).toBe('completed');
+    const externalTimedOut = await waitFor(
+      async () => json.posts.find((post) => post.body.type === 'call.answered' && post.body.workflowId === shipped.workflowId),
+      'the external call timed-out notice',
+    );
+    expect(externalTimedOut.body).toMatchObject({ tool: 'ship_parcel', kind: 'external', outcome: 'timed_out' });
   });
 
   test('a receiver that answers 500 is retried with backoff until it takes the notice; the run goes on meanwhile', async () => {
