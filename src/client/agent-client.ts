@@ -13,7 +13,7 @@ import { dataConverterFromEnv } from '../codec/encrypted-data-converter';
 import { splitConnectionOverrides, type ConnectionOverrides } from '../connection/connection-overrides';
 import type { TelemetryOptions } from '../telemetry/telemetry-options';
 import type { Tracing } from '../telemetry/tracing';
-import { tracingWanted } from '../telemetry/traces-exporter';
+import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-when-wanted';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 
 export interface StartOptions {
@@ -101,9 +101,8 @@ export class AgentClient {
     const env = readClientConfig();
     const config: ClientConfig = { ...env, ...own, webUiUrl: own.webUiUrl ?? env.webUiUrl ?? webUiUrlFor(address), address, namespace };
     const connection = given ?? (await connectClient(settings!));
-    // OpenTelemetry loads only when tracing is on.
-    const tracing = tracingWanted(telemetry) ? (require('../telemetry/tracing') as typeof import('../telemetry/tracing')).resolveTracing(telemetry) : undefined;
-    const interceptors = tracing ? (require('../telemetry/client-tracing') as typeof import('../telemetry/client-tracing')).withClientTracing(tracing, givenInterceptors) : givenInterceptors;
+    const tracing = tracingWhenWanted(telemetry);
+    const interceptors = clientInterceptorsFor(tracing, givenInterceptors);
     const client = new Client({ connection, namespace, dataConverter, ...(interceptors ? { interceptors } : {}) });
     return new AgentClient(client, config, given ? undefined : (connection as Connection), tracing, eagerStart ?? false);
   }

@@ -6,4 +6,6 @@ export type { Middleware, ToolCallInfo } from '../activities/middleware';
 export { createChatModel } from '../model/create-chat-model';
 export type { ChatModel, ChatModelConfig } from '../model/chat-model-types';
 export type { ChatModelPort } from '../common/contracts/model-call';
-export { loadToolsConfig, createMcpManager, type McpServersInput, type ToolsConfig } from '../mcp';
+export { loadToolsConfig } from '../mcp/tools-config';
+export type { McpServersInput, ToolsConfig } from '../mcp';
+export { createMcpManager } from './lazy-worker';

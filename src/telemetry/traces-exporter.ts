@@ -23,3 +23,13 @@ export function tracingWanted(options: TelemetryOptions | false | undefined, env
   if (options === false) return false;
   return Boolean(options?.spanProcessor) || tracesExporterFromEnv(env) !== undefined;
 }
+
+/** Where the spans go, for the worker's start line: the endpoint and protocol, the console, or the caller's processor. */
+export function describeTracing(options: { spanProcessor?: unknown } | undefined, env: Env = process.env): string {
+  if (options?.spanProcessor) return 'your span processor';
+  if (tracesExporterFromEnv(env) === 'console') return 'the console';
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const endpoint = traces || (base ? `${base.replace(/\/$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
+  return `${endpoint} (OTLP ${(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim()})`;
+}

@@ -1,11 +1,14 @@
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Resource } from '@opentelemetry/resources';
-import { RUN_ID_ATTR_KEY, WORKFLOW_ID_ATTR_KEY } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { Tracing } from './tracing';
 import { agentWorkflowInterceptorModules } from './workflow-interceptor-modules';
 import { WORKFLOW_TRACING_MARKER } from './workflow-tracing-marker';
+
+// Temporal's OpenTelemetry interceptors load only with tracing (see tracing-when-wanted.ts).
+const interceptorsPackage = () => require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+const instrumentation = () =>
+  require('@temporalio/interceptors-opentelemetry/lib/instrumentation') as typeof import('@temporalio/interceptors-opentelemetry/lib/instrumentation');
 
 /**
  * The project's worker interceptors: the workflow modules (unless the code comes from a prebuilt
@@ -13,12 +16,13 @@ import { WORKFLOW_TRACING_MARKER } from './workflow-tracing-marker';
  * hangs under.
  */
 export function agentWorkerInterceptors(tracing: Tracing | undefined, prebuiltBundle: boolean): WorkerInterceptors {
-  const options = tracing ? { tracer: tracing.tracer } : undefined;
+  const workflowModules = prebuiltBundle ? [] : agentWorkflowInterceptorModules();
+  if (!tracing) return { workflowModules, activity: [] };
+  const options = { tracer: tracing.tracer };
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } = interceptorsPackage();
   return {
-    workflowModules: prebuiltBundle ? [] : agentWorkflowInterceptorModules(),
-    activity: options
-      ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, options), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })]
-      : [],
+    workflowModules,
+    activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, options), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
   };
 }
 
@@ -29,7 +33,8 @@ export function agentWorkerInterceptors(tracing: Tracing | undefined, prebuiltBu
  */
 export function workflowSpanSinks(tracing: Tracing | undefined): InjectedSinks<any> {
   if (!tracing) return { exporter: { export: { fn: () => undefined } } };
-  const sink = makeWorkflowExporter(tracing.spanProcessor, tracing.resource as Resource);
+  const sink = interceptorsPackage().makeWorkflowExporter(tracing.spanProcessor, tracing.resource as Resource);
+  const { RUN_ID_ATTR_KEY, WORKFLOW_ID_ATTR_KEY } = instrumentation();
   // The package copies what it is given as the workflow's info into every span's attributes; the
   // whole WorkflowInfo would bring the memo and search attributes (user data) along. The ids only,
   // under the keys the activity spans use.

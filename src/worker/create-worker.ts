@@ -19,13 +19,12 @@ import { loadWorkerTools } from './worker-tools';
 import { agentBundleOptions } from './agent-bundle-options';
 import { composeWorkerInterceptors } from './compose-interceptors';
 import type { TelemetryOptions } from '../telemetry/telemetry-options';
-import { resolveTracing } from '../telemetry/tracing';
+import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-when-wanted';
 import { agentWorkerInterceptors, workflowTracingMarker } from '../telemetry/worker-tracing';
 import { workerSinks } from '../telemetry/agent-workflow-sinks';
-import { withClientTracing } from '../telemetry/client-tracing';
 import { installRuntime, type RuntimeMetricsOptions } from '../telemetry/install-runtime';
 import { dataConverterFromEnv, describeEncryption } from '../codec/encrypted-data-converter';
-import { describeTracing } from '../telemetry/otlp-env';
+import { describeTracing } from '../telemetry/traces-exporter';
 import { describeWorker } from './describe-worker';
 import { WorkerConfigurationError } from './configuration-error';
 import { readDeploymentOptions } from './deployment-options';
@@ -130,7 +129,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   // Resolved first: a bad certificate path or profile fails before any MCP server starts.
   const temporal = resolveWorkerConnection(options.config ?? {}, !options.connection);
   if (options.metrics) installRuntime(options.metrics);
-  const tracing = resolveTracing(options.telemetry);
+  const tracing = tracingWhenWanted(options.telemetry);
   const config: WorkerConfig = { ...readWorkerConfig(), ...(options.config ?? {}), ...temporal.config };
   const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
   // Before anything starts, so keys that cannot be used fail first. The same converter serves the
@@ -181,7 +180,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           registry,
           model,
           conversations: queryConversationReader(
-            new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: withClientTracing(tracing) ?? {} }),
+            new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: clientInterceptorsFor(tracing) ?? {} }),
           ),
           middleware: options.middleware,
           tracing,

@@ -1,7 +1,8 @@
 import type { Logger } from '@temporalio/common';
-import { createMcpManager, loadToolsConfig, mcpRegisteredTools, resolveMcpServers } from '../mcp';
-import type { McpServersInput } from '../mcp';
-import type { McpManager, McpServersConfig, ToolsConfig } from '../mcp';
+import { loadToolsConfig, resolveMcpServers } from '../mcp/tools-config';
+import type { McpServersInput } from '../mcp/tools-config-schema';
+import type { McpServersConfig, ToolsConfig } from '../mcp/tools-config-types';
+import type { McpManager } from '../mcp/mcp-types';
 import type { AgentRegistryOptions } from '../toolkit/agent-registry';
 
 export interface WorkerToolsOptions {
@@ -43,6 +44,9 @@ export async function loadWorkerTools(options: WorkerToolsOptions): Promise<Work
   const sharedFilter = file ? { allow: file.allow, deny: file.deny } : undefined;
   if (Object.keys(servers).length === 0) return { file, servers, registryOptions: { sharedFilter } };
 
+  // The MCP SDK and ajv hold about 8 MiB of heap once loaded, so a worker without MCP servers never loads them.
+  const { createMcpManager } = require('../mcp/mcp-manager') as typeof import('../mcp/mcp-manager');
+  const { mcpRegisteredTools } = require('../mcp/mcp-tools') as typeof import('../mcp/mcp-tools');
   const manager = createMcpManager({
     servers,
     log: options.logger,
