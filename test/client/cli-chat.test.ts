@@ -40,6 +40,15 @@ describe('durable-agent chat', () => {
     expect(out).toContain('Ended after 3 message(s).');
   });
 
+  test('--as names who answered inline, in the decision and the event', async () => {
+    const id = session();
+    const chat = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', id, '--as', 'carol', ...common], undefined, ['Refund ORD-9', 'y', 'Ship to Lyon', 'tracking LY1', '/end']);
+    expect(chat.code).toBe(0);
+    const events = await env.client.get(`conversation-chat-shop-${id}`).eventsAfter(0);
+    expect(events.filter((e) => e.type === 'permission_decided')).toEqual([expect.objectContaining({ tool: 'refund', by: 'user', answeredBy: 'carol' })]);
+    expect(events.filter((e) => e.type === 'external_submitted')).toEqual([expect.objectContaining({ tool: 'ship_parcel', answeredBy: 'carol' })]);
+  });
+
   test('a tool that runs outside the worker asks for its result inline', async () => {
     const chat = await runCliCaptured(['chat', '--agent', 'chat-shop', '--session', session(), ...common], undefined, ['Ship to Berlin', 'tracking SF42', '/end']);
     expect(chat.code).toBe(0);

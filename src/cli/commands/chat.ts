@@ -7,6 +7,8 @@ import type { CliInput } from '../cli-input';
 import { printJson } from '../cli-output';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { formatEvent } from '../../text/format-event';
+import type { Answerer } from '../../client/agent-run';
+import { answeredByOf, answeredByOption } from '../answered-by';
 import { cliInvocation } from '../../text/invocation';
 
 const POLL_MS = 250;
@@ -27,18 +29,18 @@ async function stillPending(run: AgentRun, callId: string): Promise<boolean> {
 }
 
 /** Asks until the call is answered; false when the input ended first (the call keeps waiting). */
-async function answerApproval(ctx: CommandContext, run: AgentRun, event: Asked<'permission_requested'>, input: CliInput): Promise<boolean> {
+async function answerApproval(ctx: CommandContext, run: AgentRun, event: Asked<'permission_requested'>, input: CliInput, answerer: Answerer): Promise<boolean> {
   for (;;) {
     const answer = (await input.line(`approve ${event.tool}? [y]es, [n]o, [e]dit the arguments: `))?.trim().toLowerCase();
     if (answer === undefined) return false;
     try {
       if (answer === 'y' || answer === 'yes') {
-        await run.approve(event.callId);
+        await run.approve(event.callId, answerer);
         return true;
       }
       if (answer === 'n' || answer === 'no') {
         const reason = (await input.line('reason (optional): '))?.trim();
-        await run.deny(event.callId, reason || undefined);
+        await run.deny(event.callId, reason || undefined, answerer);
         return true;
       }
       if (answer === 'e' || answer === 'edit') {
@@ -51,7 +53,7 @@ async function answerApproval(ctx: CommandContext, run: AgentRun, event: Asked<'
           ctx.output.err(`Not JSON: ${(error as Error).message}`);
           continue;
         }
-        await run.approve(event.callId, { input: edited });
+        await run.approve(event.callId, { input: edited, ...answerer });
         return true;
       }
       ctx.output.err('Answer y, n or e.');
@@ -63,12 +65,12 @@ async function answerApproval(ctx: CommandContext, run: AgentRun, event: Asked<'
 }
 
 /** Asks for the result of a tool that runs outside the worker; false when the input ended first. */
-async function answerExternal(ctx: CommandContext, run: AgentRun, event: Asked<'external_requested'>, input: CliInput): Promise<boolean> {
+async function answerExternal(ctx: CommandContext, run: AgentRun, event: Asked<'external_requested'>, input: CliInput, answerer: Answerer): Promise<boolean> {
   for (;;) {
     const output = await input.line(`result of ${event.tool}: `);
     if (output === undefined) return false;
     try {
-      await run.submit(event.callId, output);
+      await run.submit(event.callId, output, answerer);
       return true;
     } catch (error) {
       ctx.output.err(`Refused: ${(error as Error).message}`);
@@ -85,7 +87,7 @@ interface Followed {
 }
 
 /** Prints the turn's steps as they happen and asks inline for approvals and external results. */
-async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage, from: number, input: CliInput): Promise<Followed> {
+async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage, from: number, input: CliInput, answerer: Answerer): Promise<Followed> {
   let seq = from;
   let result: TurnResult | undefined;
   let failure: unknown;
@@ -101,10 +103,10 @@ async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage,
       if (ctx.json) printJson(ctx.output, event);
       else if (event.type !== 'turn_finished') ctx.output.out(formatEvent(event, run.workflowId, ctx.output.style));
       if (event.type === 'permission_requested' && (await stillPending(run, event.callId))) {
-        if (!(await answerApproval(ctx, run, event, input))) return { seq, left: event };
+        if (!(await answerApproval(ctx, run, event, input, answerer))) return { seq, left: event };
       }
       if (event.type === 'external_requested' && (await stillPending(run, event.callId))) {
-        if (!(await answerExternal(ctx, run, event, input))) return { seq, left: event };
+        if (!(await answerExternal(ctx, run, event, input, answerer))) return { seq, left: event };
       }
     }
     if (finished) break;
@@ -116,7 +118,7 @@ async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage,
 
 export const chatCommand: CliCommand = {
   name: 'chat',
-  usage: 'chat --agent NAME [--session ID] [--user ID] [--idle-timeout DURATION] [--json]',
+  usage: 'chat --agent NAME [--session ID] [--user ID] [--idle-timeout DURATION] [--as NAME] [--json]',
   summary: 'Talk with an agent in a conversation that keeps its history: each step shows as it happens, approvals and external results are asked inline.',
   details:
     'Type a message and press Enter. /end ends the conversation; /quit, or the end of the input, leaves it running: ' +
@@ -128,6 +130,7 @@ export const chatCommand: CliCommand = {
     session: { type: 'string', valueName: 'ID', description: 'the conversation to start or go on with', defaultText: 'a new one' },
     user: { type: 'string', valueName: 'ID', description: "the user id the agent's tools see (when the conversation starts)" },
     'idle-timeout': { type: 'string', valueName: 'DURATION', description: 'no message for this long ends the conversation (when it starts)', defaultText: '30 days' },
+    as: answeredByOption,
   },
   examples: ['chat --agent ecommerce-cs', 'chat --agent ecommerce-cs --session customer-42 --idle-timeout 7d'],
   async run(ctx) {
@@ -136,6 +139,7 @@ export const chatCommand: CliCommand = {
     const session = stringOption(ctx, 'session') ?? `chat-${Date.now().toString(36)}`;
     const user = stringOption(ctx, 'user');
     const idleTimeout = stringOption(ctx, 'idle-timeout');
+    const answerer = answeredByOf(ctx);
     const client = await ctx.connect();
     let conversation;
     try {
@@ -169,7 +173,7 @@ export const chatCommand: CliCommand = {
         else say(`Ended after ${ended.turns} message(s).`);
         return 0;
       }
-      const followed = await followTurn(ctx, run, await conversation.send(text, { wait: false }), seq, input);
+      const followed = await followTurn(ctx, run, await conversation.send(text, { wait: false }), seq, input, answerer);
       seq = followed.seq;
       if (followed.left) {
         say(`The input ended while ${followed.left.tool} waits (${followed.left.callId}): answer it with ${bin} pending ${conversation.workflowId}.`);
