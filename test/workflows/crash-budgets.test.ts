@@ -60,7 +60,7 @@ describe("crashes never spend a step's own attempts", () => {
   }
 
   test('a tool allowed one attempt of its own outlives two killed workers and reports its result', async () => {
-    model.setScript([{ toolCalls: [{ name: 'once', arguments: { ms: 4000 } }] }, 'Done.']);
+    model.setScript([{ toolCalls: [{ name: 'once', arguments: { completesOn: 3 } }] }, 'Done.']);
     const taskQueue = uniqueTaskQueue('budget-once');
     const first = await worker(taskQueue);
     const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
