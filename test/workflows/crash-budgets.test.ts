@@ -9,9 +9,10 @@ import { startScriptedModelServer } from '../../src/testing/scripted-model-serve
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
 import { budgetAgent, executions } from '../fixtures/budget-tools';
 import { startTestWorker } from '../helpers/agent-test-env';
-import { killWhenActivityRuns, spawnWorker } from '../helpers/crash-worker';
+import { killProcess, killWhenActivityRuns, spawnWorker } from '../helpers/crash-worker';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
+import { waitFor } from '../helpers/wait-for';
 
 /** How many times the history shows an activity of this type started, by attempt. */
 async function startedAttempts(run: { handle: { fetchHistory(): Promise<{ events?: any[] | null }> } }, activity: string): Promise<number[]> {
@@ -24,6 +25,16 @@ async function startedAttempts(run: { handle: { fetchHistory(): Promise<{ events
   return events
     .filter((event) => event.activityTaskStartedEventAttributes && types.get(String(event.activityTaskStartedEventAttributes.scheduledEventId)) === activity)
     .map((event) => event.activityTaskStartedEventAttributes.attempt ?? 1);
+}
+
+/**
+ * Waits until the tools' ledger shows `count` executions, then kills the worker. The server calls
+ * an attempt started as soon as a worker takes it, before the tool's code runs: killing at that
+ * moment could leave an attempt with no execution, and the test's count would shift.
+ */
+async function killAfterExecutions(count: number, worker: ChildProcess): Promise<void> {
+  await waitFor(async () => (executions().length >= count ? true : undefined), `${count} tool execution(s) in the ledger`, 60_000);
+  await killProcess(worker);
 }
 
 /** Temporal's attempt cap of each scheduled activity of the type (0: none, retried until its total timeout). */
@@ -65,9 +76,9 @@ describe("crashes never spend a step's own attempts", () => {
     const first = await worker(taskQueue);
     const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
     const run = await client.start('budget-test', { prompt: 'do it once' });
-    await killWhenActivityRuns(run, first, 'executeTool', 1);
+    await killAfterExecutions(1, first);
     const second = await worker(taskQueue);
-    await killWhenActivityRuns(run, second, 'executeTool', 2);
+    await killAfterExecutions(2, second);
     const third = await startTestWorker([budgetAgent], taskQueue, model.baseURL);
     try {
       const result = await run.result();
@@ -106,7 +117,7 @@ describe("crashes never spend a step's own attempts", () => {
     const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
     const run = await client.start('budget-test', { prompt: 'try the backend' });
     // Execution 1 fails on its own; execution 2 hangs until its worker is killed.
-    await killWhenActivityRuns(run, first, 'executeTool', 2);
+    await killAfterExecutions(2, first);
     const second = await startTestWorker([budgetAgent], taskQueue, model.baseURL);
     try {
       const result = await run.result();
