@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { AgentRun } from '../../src/client/agent-run';
+import { waitFor } from './wait-for';
 
 const ROOT = join(__dirname, '..', '..');
 const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
@@ -36,7 +37,8 @@ export async function killProcess(child: ChildProcess): Promise<void> {
 /**
  * Wait until an activity (of this type, at this attempt or any) is running, then kill the worker
  * without warning. A killed worker's attempt stays STARTED on the server until it times out: to
- * kill the worker of a retry, name its attempt.
+ * kill the worker of a retry, name its attempt. The server calls an attempt started when a worker
+ * takes it, before the tool's code runs: a test that counts what the tool did uses killOnceDone.
  */
 export async function killWhenActivityRuns(run: AgentRun, worker: ChildProcess, activity: string, attempt?: number): Promise<void> {
   for (;;) {
@@ -44,6 +46,12 @@ export async function killWhenActivityRuns(run: AgentRun, worker: ChildProcess, 
     if (pending.some((a) => a.activityType?.name === activity && a.state === STARTED && (attempt === undefined || a.attempt === attempt))) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  await killProcess(worker);
+}
+
+/** Wait until the tool's code has done something the test can see (`done()`), then kill the worker without warning. */
+export async function killOnceDone(done: () => boolean, what: string, worker: ChildProcess): Promise<void> {
+  await waitFor(async () => (done() ? true : undefined), what, 60_000);
   await killProcess(worker);
 }
 

@@ -9,10 +9,9 @@ import { startScriptedModelServer } from '../../src/testing/scripted-model-serve
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
 import { budgetAgent, executions } from '../fixtures/budget-tools';
 import { startTestWorker } from '../helpers/agent-test-env';
-import { killProcess, killWhenActivityRuns, spawnWorker } from '../helpers/crash-worker';
+import { killOnceDone, killWhenActivityRuns, spawnWorker } from '../helpers/crash-worker';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
-import { waitFor } from '../helpers/wait-for';
 
 /** How many times the history shows an activity of this type started, by attempt. */
 async function startedAttempts(run: { handle: { fetchHistory(): Promise<{ events?: any[] | null }> } }, activity: string): Promise<number[]> {
@@ -27,14 +26,9 @@ async function startedAttempts(run: { handle: { fetchHistory(): Promise<{ events
     .map((event) => event.activityTaskStartedEventAttributes.attempt ?? 1);
 }
 
-/**
- * Waits until the tools' ledger shows `count` executions, then kills the worker. The server calls
- * an attempt started as soon as a worker takes it, before the tool's code runs: killing at that
- * moment could leave an attempt with no execution, and the test's count would shift.
- */
-async function killAfterExecutions(count: number, worker: ChildProcess): Promise<void> {
-  await waitFor(async () => (executions().length >= count ? true : undefined), `${count} tool execution(s) in the ledger`, 60_000);
-  await killProcess(worker);
+/** Kills the worker once the ledger shows `count` executions (so each killed attempt ran the tool's code). */
+function killAfterExecutions(count: number, worker: ChildProcess): Promise<void> {
+  return killOnceDone(() => executions().length >= count, `${count} tool execution(s) in the ledger`, worker);
 }
 
 /** Temporal's attempt cap of each scheduled activity of the type (0: none, retried until its total timeout). */

@@ -8,10 +8,9 @@ import type { ScriptedModelServer } from '../../src/testing/scripted-model-types
 import { ledgerLines } from '../fixtures/transfer-tool';
 import { crashAgent } from '../fixtures/worker-process';
 import { startTestWorker } from '../helpers/agent-test-env';
-import { killProcess, killWhenToolRuns, spawnWorker } from '../helpers/crash-worker';
+import { killOnceDone, killWhenToolRuns, spawnWorker } from '../helpers/crash-worker';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
-import { waitFor } from '../helpers/wait-for';
 
 describe('a worker killed mid-run', () => {
   let model: ScriptedModelServer;
@@ -60,9 +59,7 @@ describe('a worker killed mid-run', () => {
     child = await spawnWorker(taskQueue, model.baseURL, ledgerDir);
     const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
     const run = await client.start('crash-test', { prompt: 'send 100' });
-    // Killed once the effect is applied (not merely once the server calls the attempt started, which precedes the tool's code).
-    await waitFor(async () => (ledgerLines().length > 0 ? true : undefined), 'the transfer applied', 60_000);
-    await killProcess(child);
+    await killOnceDone(() => ledgerLines().length > 0, 'the transfer applied', child);
     expect(ledgerLines()).toHaveLength(1);
 
     const second = await startTestWorker([crashAgent], taskQueue, model.baseURL);
