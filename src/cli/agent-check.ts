@@ -13,9 +13,9 @@ const POLL_MS = 150;
 export async function checkAgentStarted(run: AgentRun, timeoutMs = 10_000): Promise<AgentCheck> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const description = await run.handle.describe();
-    if (description.status.name !== 'RUNNING') {
-      if (description.status.name === 'COMPLETED' || description.status.name === 'CONTINUED_AS_NEW') return { outcome: 'described' };
+    const { status } = await run.execution();
+    if (status !== 'RUNNING') {
+      if (status === 'COMPLETED' || status === 'CONTINUED_AS_NEW') return { outcome: 'described' };
       const message = await run.result().then(
         () => `Run ${run.workflowId} ended.`,
         (error: unknown) => describeRunFailure(run.workflowId, error),

@@ -1,6 +1,7 @@
 import type { AgentRun } from '../client/agent-run';
-import type { AgentRunState, PendingCall } from '../common/run';
 import type { ClientConfig } from '../client/client-config';
+import type { WaitingCall } from '../common/contracts/published-waits';
+import type { AgentRunState } from '../common/run';
 import { cliInvocation } from '../text/invocation';
 import { stateWithin } from './state-within';
 
@@ -8,8 +9,7 @@ const ANSWER_TIMEOUT_MS = 5_000;
 
 /** The run's state when it is open and waits for a person; undefined otherwise (or when no worker answers in time). */
 export async function waitingState(run: AgentRun): Promise<AgentRunState | undefined> {
-  const description = await run.handle.describe();
-  if (description.status.name !== 'RUNNING') return undefined;
+  if ((await run.execution()).status !== 'RUNNING') return undefined;
   const state = await stateWithin(run, ANSWER_TIMEOUT_MS);
   return state && state.pending.length > 0 ? state : undefined;
 }
@@ -24,19 +24,16 @@ function quoteForShell(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Each waiting call: what it is, why it asks, and every way to answer it (CLI, Temporal CLI, Web UI). */
-export function describePending(workflowId: string, calls: PendingCall[], config: Pick<ClientConfig, 'webUiUrl' | 'namespace'>): string[] {
+/** Each waiting call: what it is, why it asks, and every way to answer it (CLI, Web UI), sent to the run that holds it. */
+export function describeWaitingCalls(calls: WaitingCall[]): string[] {
   const bin = cliInvocation();
   const lines: string[] = [];
   for (const call of calls) {
-    // A call that waits in a sub-agent run is answered there (or through this run's id, by AgentRun and this CLI).
-    const holder = call.workflowId ?? workflowId;
-    const where = call.workflowId && call.workflowId !== workflowId ? `  (in sub-agent ${call.agent ?? '?'}: ${call.workflowId})` : '';
-    lines.push(`${workflowId}  ${call.kind}  ${call.callId}  ${call.tool} ${JSON.stringify(call.input)}${where}`);
+    const holder = call.workflowId;
+    const where = call.top ? `  (sub-agent ${call.agent} of ${call.top.agent ?? 'run'} ${call.top.workflowId})` : '';
+    lines.push(`${holder}  ${call.kind}  ${call.callId}  ${call.tool} ${call.preview}${where}`);
     if (call.kind === 'approval') {
-      if (call.decision) {
-        lines.push(`    why: ${call.decision.reason}${call.decision.suggestedRule ? ` (--remember allows '${call.decision.suggestedRule}')` : ''}`);
-      }
+      if (call.reason) lines.push(`    why: ${call.reason}${call.suggestedRule ? ` (--remember allows '${call.suggestedRule}')` : ''}`);
       lines.push(`    approve: ${bin} approve ${holder} ${call.callId}`);
       lines.push(`    deny:    ${bin} deny ${holder} ${call.callId} --reason "..."`);
       lines.push(`    Web UI:  Send Signal 'approve' with ${JSON.stringify({ callId: call.callId })} (or 'deny' with ${JSON.stringify({ callId: call.callId, reason: '...' })})`);
@@ -45,6 +42,5 @@ export function describePending(workflowId: string, calls: PendingCall[], config
       lines.push(`    Web UI:  Send Signal 'submitToolResult' with ${JSON.stringify({ callId: call.callId, output: '...' })}`);
     }
   }
-  lines.push(`Runs waiting in the Web UI: ${waitingRunsLink(config)}`);
   return lines;
 }

@@ -1,10 +1,15 @@
 import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors, type ConnectionLike } from '@temporalio/client';
 import type { DataConverter, TypedSearchAttributes } from '@temporalio/common';
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { optionalTsToDate } from '@temporalio/common/lib/time';
+import type { temporal } from '@temporalio/proto';
+import { workflowStatusName } from './run-execution';
 import { START_INPUT_VERSION, type RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
+import { readWaitingCalls, waitingRunsQuery, type WaitingCallsOptions, type WaitingCallsPage } from './waiting-calls';
 import { checkStartInputSize } from './start-input-size';
 import { checkedConversationOptions, Conversation, conversationWorkflowId, type ConversationOptions } from './conversation';
 import { readClientConfig, runWebUiLink, webUiUrlFor, type ClientConfig } from './client-config';
@@ -68,6 +73,21 @@ export interface RunSummary {
   /** Conversations only: the session id and the messages answered so far. */
   sessionId?: string;
   turns?: number;
+}
+
+function runSummaryOf(execution: temporal.api.workflow.v1.IWorkflowExecutionInfo): RunSummary {
+  const attributes = decodeTypedSearchAttributes(execution.searchAttributes?.indexedFields);
+  const closeTime = optionalTsToDate(execution.closeTime);
+  return {
+    workflowId: execution.execution?.workflowId ?? '',
+    runId: execution.execution?.runId ?? '',
+    agent: attributes.get(AGENT_NAME),
+    status: attributes.get(AGENT_STATUS),
+    temporalStatus: workflowStatusName(execution.status),
+    startTime: optionalTsToDate(execution.startTime) ?? new Date(0),
+    ...(closeTime ? { closeTime } : {}),
+    ...conversationFields(attributes),
+  };
 }
 
 function conversationFields(attributes: TypedSearchAttributes): Pick<RunSummary, 'sessionId' | 'turns'> {
@@ -164,25 +184,42 @@ export class AgentClient {
     return runWebUiLink(this.config, workflowId, runId);
   }
 
-  /** Recent runs through visibility; `query` is a Temporal list filter added to the agent filter. */
+  /**
+   * Recent runs through visibility; `query` is a Temporal list filter added to the agent filter.
+   * Read without decoding memos: a run's memo (what it waits on) may be encrypted with a key this
+   * client does not have, and a list needs only the search attributes.
+   */
   async list(options: { query?: string; limit?: number } = {}): Promise<RunSummary[]> {
     const filters = [`WorkflowType IN ('agentWorkflow', 'conversationWorkflow')`, ...(options.query ? [`(${options.query})`] : [])];
     const limit = options.limit ?? 20;
     const runs: RunSummary[] = [];
-    for await (const execution of this.client.workflow.list({ query: filters.join(' AND '), pageSize: limit })) {
-      runs.push({
-        workflowId: execution.workflowId,
-        runId: execution.runId,
-        agent: execution.typedSearchAttributes.get(AGENT_NAME),
-        status: execution.typedSearchAttributes.get(AGENT_STATUS),
-        temporalStatus: execution.status.name,
-        startTime: execution.startTime,
-        ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
-        ...conversationFields(execution.typedSearchAttributes),
+    let nextPageToken: Uint8Array | undefined;
+    do {
+      const response = await this.client.workflowService.listWorkflowExecutions({
+        namespace: this.config.namespace,
+        query: filters.join(' AND '),
+        pageSize: Math.min(limit - runs.length, 1_000),
+        ...(nextPageToken ? { nextPageToken } : {}),
       });
-      if (runs.length >= limit) break;
-    }
-    return runs;
+      for (const execution of response.executions) runs.push(runSummaryOf(execution));
+      nextPageToken = response.nextPageToken && response.nextPageToken.length > 0 ? response.nextPageToken : undefined;
+    } while (nextPageToken && runs.length < limit);
+    return runs.slice(0, limit);
+  }
+
+  /**
+   * One page of the calls that wait for a person (approvals and external results), across every
+   * run, conversation and sub-agent: read from visibility, where each run publishes what it waits
+   * on, so no run is asked. Follow `nextPageToken` for the rest; nothing is left out.
+   */
+  waitingCalls(options: WaitingCallsOptions = {}): Promise<WaitingCallsPage> {
+    return readWaitingCalls(this, options);
+  }
+
+  /** How many open runs wait for a person (`query` narrows them as in waitingCalls). */
+  async countWaitingRuns(query?: string): Promise<number> {
+    const { count } = await this.client.workflow.count(waitingRunsQuery(query));
+    return count;
   }
 
   async close(): Promise<void> {

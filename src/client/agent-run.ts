@@ -13,6 +13,7 @@ import {
   type SetGroupsRequest,
 } from '../common/definitions';
 import type { AgentEvent } from '../common/events';
+import type { Message } from '../common/messages';
 import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
@@ -20,6 +21,7 @@ import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { unwrapUpdateFailure } from './request-rejected';
+import { describeExecution, type RunExecution } from './run-execution';
 import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
 
 function heldBySubAgent(error: unknown): string | undefined {
@@ -27,6 +29,14 @@ function heldBySubAgent(error: unknown): string | undefined {
   if (!(cause instanceof ApplicationFailure) || cause.type !== FailureTypes.heldBySubAgent) return undefined;
   const holder = cause.details?.[0];
   return typeof holder === 'string' && holder.length > 0 ? holder : undefined;
+}
+
+/** A range of a run's conversation (`from` inclusive, `to` exclusive) and how many messages it has. */
+export interface MessagesPage {
+  messages: Message[];
+  from: number;
+  to: number;
+  total: number;
 }
 
 /** Who answers a call, recorded with the decision or result and in the run's event. */
@@ -82,6 +92,27 @@ export class AgentRun {
     );
     const { messageCount: _count, ...whole } = result;
     return { ...whole, messages: [...earlier, ...result.messages] };
+  }
+
+  /**
+   * Messages `from`…`to` (default: the whole conversation) of the run, read page by page under
+   * Temporal's payload limit however long it is, with the conversation's length. The state's
+   * newest messages serve the range when they hold it (one query).
+   */
+  async messages(range: { from?: number; to?: number } = {}): Promise<MessagesPage> {
+    const state = await this.state();
+    const total = state.messageCount ?? state.messages.length;
+    const to = Math.min(range.to ?? total, total);
+    const from = Math.min(Math.max(0, range.from ?? 0), to);
+    const firstHeld = total - state.messages.length;
+    if (from >= firstHeld) return { messages: state.messages.slice(from - firstHeld, to - firstHeld), from, to, total };
+    const messages = await readConversationPages(
+      (page) => this.handle.query(conversationPageQuery, page),
+      from,
+      to,
+      (got) => new Error(`Run ${this.workflowId} answered messages up to ${got} of ${from}…${to}`),
+    );
+    return { messages, from, to, total };
   }
 
   state(): Promise<AgentRunState> {
@@ -214,8 +245,13 @@ export class AgentRun {
     }
   }
 
+  /** The run's execution as Temporal describes it (status, times), read without decoding its memo. */
+  execution(): Promise<RunExecution> {
+    return describeExecution(this.handle);
+  }
+
   private async isClosed(): Promise<boolean> {
-    const description = await this.handle.describe();
-    return description.status.name !== 'RUNNING' && description.status.name !== 'CONTINUED_AS_NEW';
+    const { status } = await this.execution();
+    return status !== 'RUNNING' && status !== 'CONTINUED_AS_NEW';
   }
 }

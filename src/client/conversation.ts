@@ -18,7 +18,7 @@ import {
 import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { conversationWorkflow } from '../workflows/conversation-workflow';
-import { AgentRun } from './agent-run';
+import { AgentRun, type MessagesPage } from './agent-run';
 import { checkedRequest } from './checked-request';
 import { RunRequestRejectedError } from './request-rejected';
 
@@ -101,6 +101,11 @@ export class Conversation {
   }
 
   /** Ends the conversation once the messages already sent are answered; resolves with the conversation's result. */
+  /** Messages of the conversation, every turn's (see AgentRun.messages). */
+  messages(range: { from?: number; to?: number } = {}): Promise<MessagesPage> {
+    return this.run.messages(range);
+  }
+
   async end(): Promise<ConversationResult> {
     try {
       await this.run.handle.executeUpdate(endConversationUpdate, { args: [{}] });

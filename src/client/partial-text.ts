@@ -1,6 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { ModelHeartbeat } from '../common/contracts/model-call';
+import { decodePayload } from './decode-payload';
+import { describeExecution } from './run-execution';
 
 /** The text a streaming model call has written so far, as its last heartbeat reported it. */
 export interface PartialText {
@@ -27,13 +29,11 @@ function isModelHeartbeat(value: unknown): value is ModelHeartbeat {
  * no model call is running or it has not reported text (non-streaming calls never do).
  */
 export async function readPartialText(handle: WorkflowHandle): Promise<PartialText | undefined> {
-  const description = await handle.describe();
-  const pending = (description.raw.pendingActivities ?? []).find((a) => a.activityType?.name === MODEL_ACTIVITY);
-  let payloads: Payload[] = pending?.heartbeatDetails?.payloads ?? [];
-  if (payloads.length === 0) return undefined;
-  const { payloadConverter, payloadCodecs } = handle.client.options.loadedDataConverter;
-  for (const codec of [...payloadCodecs].reverse()) payloads = await codec.decode(payloads);
-  const details: unknown = payloadConverter.fromPayload(payloads[0]);
+  const { raw } = await describeExecution(handle);
+  const pending = (raw.pendingActivities ?? []).find((a) => a.activityType?.name === MODEL_ACTIVITY);
+  const first = pending?.heartbeatDetails?.payloads?.[0];
+  if (!first) return undefined;
+  const details = await decodePayload(handle.client, first as Payload);
   if (!isModelHeartbeat(details)) return undefined;
   // A retry starts with the details of the attempt before it until its own first heartbeat.
   if (pending?.attempt && details.attempt !== pending.attempt) return undefined;

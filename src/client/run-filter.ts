@@ -1,11 +1,17 @@
 import type { RunStatus } from '../common/run';
 
-/** The visibility filter of runs of one agent and/or status (quotes removed: the values sit in a query). */
+/** A value as a visibility query's string literal (quotes removed: the query language has no escape every server takes). */
+function literal(value: string): string {
+  return `'${value.replace(/['"\\]/g, '')}'`;
+}
+
+/** The visibility filter of runs of one agent and/or status. */
 export function runFilter(options: { agent?: string; status?: RunStatus }): string | undefined {
-  const unquoted = (value: string) => value.replace(/'/g, '');
-  const filters = [
-    ...(options.agent ? [`AgentName = '${unquoted(options.agent)}'`] : []),
-    ...(options.status ? [`AgentStatus = '${unquoted(options.status)}'`] : []),
-  ];
+  const filters = [...(options.agent ? [`AgentName = ${literal(options.agent)}`] : []), ...(options.status ? [`AgentStatus = ${literal(options.status)}`] : [])];
   return filters.length > 0 ? filters.join(' AND ') : undefined;
+}
+
+/** The visibility filter of these runs, by workflow id. */
+export function runsByIdFilter(ids: readonly string[]): string {
+  return `WorkflowId IN (${ids.map(literal).join(', ')})`;
 }

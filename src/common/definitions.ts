@@ -2,48 +2,20 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from './events';
 import type { Message } from './messages';
 import type { AgentRunState, ApprovalDecision, PendingCall, SubmittedResult } from './run';
+import type { PayloadInput } from './boundary/payload-schemas';
 
-export interface ApproveRequest {
-  callId: string;
-  /** Edited arguments; validated against the tool's schema again before the call runs. */
-  input?: unknown;
-  /** `session`: add the engine's suggested allow rule for the rest of the run. */
-  remember?: 'session';
-  /** Who answers (recorded with the decision and in its event). */
-  answeredBy?: string;
-}
-
-export interface DenyRequest {
-  callId: string;
-  reason?: string;
-  answeredBy?: string;
-}
-
+/**
+ * The requests a run takes, as their senders write them: each derived from its payload schema
+ * (boundary/payload-schemas.ts), which the run parses them by, so the two cannot drift apart.
+ */
+/** `{ callId, input?, remember?, answeredBy? }`: edited arguments are validated against the tool's schema again before the call runs. */
+export type ApproveRequest = PayloadInput<'approve'>;
+export type DenyRequest = PayloadInput<'deny'>;
 /** One payload for the `decide` update: `{ callId, approved, reason?, input?, remember?, answeredBy? }`. */
-export interface DecideRequest {
-  callId: string;
-  approved: boolean;
-  reason?: string;
-  input?: unknown;
-  remember?: 'session';
-  answeredBy?: string;
-}
-
-export interface ApproveAllRequest {
-  remember?: 'session';
-}
-
-export interface SubmitToolResultRequest {
-  callId: string;
-  output: string;
-  isError?: boolean;
-  answeredBy?: string;
-}
-
-export interface SetGroupsRequest {
-  activate?: string[];
-  deactivate?: string[];
-}
+export type DecideRequest = PayloadInput<'decide'>;
+export type ApproveAllRequest = NonNullable<PayloadInput<'approveAll'>>;
+export type SubmitToolResultRequest = PayloadInput<'submitToolResult'>;
+export type SetGroupsRequest = PayloadInput<'setGroups'>;
 
 /** A sub-agent run tells its parent what it (and its own sub-agents) waits for; sent on every change. */
 export interface SubAgentWaitingReport {

@@ -18,7 +18,17 @@ export type AgentEventBody =
   | { type: 'tool_call_started'; callId: string; tool: string; input: unknown }
   | { type: 'tool_call_finished'; callId: string; tool: string; state: ToolResultState; durationMs: number; preview: string }
   | { type: 'permission_requested'; callId: string; tool: string; input: unknown; reason: string; suggestedRule?: string }
-  | { type: 'permission_decided'; callId: string; tool: string; behavior: PermissionBehavior; by: 'rules' | 'user' | 'timeout'; reason: string; answeredBy?: string }
+  | {
+      type: 'permission_decided';
+      callId: string;
+      tool: string;
+      behavior: PermissionBehavior;
+      by: 'rules' | 'user' | 'timeout';
+      reason: string;
+      answeredBy?: string;
+      /** The arguments a person put in place of the model's when approving (the call runs with these). */
+      input?: unknown;
+    }
   | { type: 'external_requested'; callId: string; tool: string; input: unknown; reason?: string }
   | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string; answeredBy?: string }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */

@@ -44,6 +44,8 @@ export interface ToolMessage {
   state: ToolResultState;
   /** Rich content (json, images, resources) kept in the run's state, not sent to the model. */
   blocks?: ContentBlock[];
+  /** A person approved the call with other arguments than the model's: the ones it ran with, and who. */
+  edit?: { input: unknown; by?: string };
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

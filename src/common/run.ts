@@ -4,6 +4,8 @@ import type { AgentEvent } from './events';
 import type { Message, TokenUsage, ToolCall } from './messages';
 import type { PermissionDecision } from './permissions';
 import type { RuntimeContext } from './runtime';
+import type { JsonSchema } from './tools';
+import type { TopRun } from './contracts/published-waits';
 import type { ToolCallRecord } from './tool-call-record';
 
 /** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
@@ -28,6 +30,8 @@ export interface ParentRun {
   depth: number;
   /** The parent's session rules, when the agent tool passes them on. */
   sessionRules?: string[];
+  /** The top-level run above it (absent in runs started by parents before 0.6.0: then the parent is taken). */
+  root?: TopRun;
 }
 
 /**
@@ -64,6 +68,11 @@ export interface PendingCall {
   workflowId?: string;
   /** The sub-agent that made the call (with workflowId). */
   agent?: string;
+  /**
+   * The JSON Schema of the tool's input, from the description the holding run recorded at its
+   * start (so a form for edits needs no agents module). Only in the holder's own state.
+   */
+  schema?: JsonSchema;
 }
 
 /** What one sub-agent call cost, in the parent's result (its own sub-agents included). */

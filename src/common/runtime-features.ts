@@ -15,9 +15,30 @@ export const RUNTIME_FEATURES = {
    * record no notification.
    */
   notifyWaits: 'notify-waits',
+  /**
+   * A call's effects go out in the one fixed order of workflows/calls/apply-change.ts (event,
+   * status and details, visibility, notice, telemetry). Runs described before replay the order
+   * they were recorded in: there a call's notice went out before the status it changed.
+   */
+  orderedCallEffects: 'ordered-call-effects',
+  /** The run publishes the calls it waits on in its memo, for listing through visibility (see contracts/published-waits.ts). */
+  publishedWaits: 'published-waits',
+  /** Notices still being delivered when the run ends are handed to a workflow of their own instead of being dropped. */
+  noticesOutliveRun: 'notices-outlive-run',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];
 
 /** What workers of this version describe runs with. */
-export const CURRENT_RUNTIME_FEATURES: RuntimeFeature[] = [RUNTIME_FEATURES.checkInExecute, RUNTIME_FEATURES.toolResultReferences];
+export const CURRENT_RUNTIME_FEATURES: RuntimeFeature[] = [
+  RUNTIME_FEATURES.checkInExecute,
+  RUNTIME_FEATURES.toolResultReferences,
+  RUNTIME_FEATURES.orderedCallEffects,
+  RUNTIME_FEATURES.publishedWaits,
+  RUNTIME_FEATURES.noticesOutliveRun,
+];
+
+/** Whether the run's recorded description names the feature. */
+export function hasRuntimeFeature(descriptor: { runtimeFeatures?: readonly string[] }, feature: RuntimeFeature): boolean {
+  return descriptor.runtimeFeatures?.includes(feature) ?? false;
+}

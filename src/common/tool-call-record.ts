@@ -8,35 +8,77 @@ import type { ApprovalDecision, PendingCall, SubmittedResult } from './run';
  * result (`awaiting_external`), or is `queued` behind its batch, `running` on a worker, `in_sub_agent`
  * (an agent tool's child run, with what that run waits for), until it is `settled`. `unseen` holds
  * an answer that arrived before the model's reply named the call.
+ *
+ * Only the workflow's calls/ module changes a record (its transitions are checked against one
+ * table, src/workflows/calls/phases.ts); everywhere else a record is read-only.
  */
 export type ToolCallPhase =
-  | { name: 'unseen' }
-  | { name: 'checking' }
-  | { name: 'awaiting_approval' }
-  | { name: 'awaiting_external'; reason?: string }
-  | { name: 'queued' }
-  | { name: 'running' }
-  | { name: 'in_sub_agent'; workflowId: string; agent: string; waiting: PendingCall[] }
-  | { name: 'settled'; state: ToolResultState };
+  | { readonly name: 'unseen' }
+  | { readonly name: 'checking' }
+  | { readonly name: 'awaiting_approval' }
+  | { readonly name: 'awaiting_external'; readonly reason?: string }
+  | { readonly name: 'queued' }
+  | { readonly name: 'running' }
+  | { readonly name: 'in_sub_agent'; readonly workflowId: string; readonly agent: string; readonly waiting: readonly PendingCall[] }
+  | { readonly name: 'settled'; readonly state: ToolResultState };
 
 export type ToolCallPhaseName = ToolCallPhase['name'];
 
+/** What a call waits for from outside: a person's decision, or a result submitted for it. */
+export type WaitKind = 'approval' | 'external';
+
 /** One tool call of the run's current batch: everything the run knows and decided about it. */
 export interface ToolCallRecord {
-  callId: string;
+  readonly callId: string;
   /** The tool's name; '' while the call is unseen. */
-  tool: string;
+  readonly tool: string;
   /** Its input (after edits a person approved); absent while unseen. */
-  input?: unknown;
-  phase: ToolCallPhase;
+  readonly input?: unknown;
+  readonly phase: ToolCallPhase;
   /** The permission engine's decision (why it asks, the rule that would allow it). */
-  permission?: PermissionDecision;
+  readonly permission?: PermissionDecision;
   /** A person's answer to its approval. */
-  answer?: ApprovalDecision;
+  readonly answer?: ApprovalDecision;
   /** The result submitted for it from outside. */
-  submission?: SubmittedResult;
+  readonly submission?: SubmittedResult;
   /** When it started waiting for approval. */
-  askedAt?: string;
+  readonly askedAt?: string;
   /** When it started waiting for an external result. */
-  externalAt?: string;
+  readonly externalAt?: string;
+}
+
+/** How a waiting call ended: approved, denied, its result submitted, or no answer in time. */
+export type CallOutcome = 'approved' | 'denied' | 'submitted' | 'timed_out';
+
+/**
+ * How a waiting call was answered, in one shape wherever it is shown: derived from the record's
+ * answer, it is what the call's event, its webhook notice and the inbox say.
+ */
+export interface CallAnswer {
+  outcome: CallOutcome;
+  /** Who answered, as the sender named them. */
+  answeredBy?: string;
+  /** The reason a person gave (approvals). */
+  reason?: string;
+  /** The arguments a person put in place of the model's before approving. */
+  editedInput?: unknown;
+  at: string;
+}
+
+/** The answer a record holds for its wait of this kind, as a CallAnswer; undefined while it has none. */
+export function callAnswerOf(record: Pick<ToolCallRecord, 'answer' | 'submission'>, kind: WaitKind): CallAnswer | undefined {
+  if (kind === 'external') {
+    const submission = record.submission;
+    if (!submission) return undefined;
+    return { outcome: 'submitted', at: submission.submittedAt, ...(submission.answeredBy !== undefined ? { answeredBy: submission.answeredBy } : {}) };
+  }
+  const decision = record.answer;
+  if (!decision) return undefined;
+  return {
+    outcome: decision.approved ? 'approved' : 'denied',
+    at: decision.decidedAt,
+    ...(decision.answeredBy !== undefined ? { answeredBy: decision.answeredBy } : {}),
+    ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    ...(decision.approved && decision.input !== undefined ? { editedInput: decision.input } : {}),
+  };
 }

@@ -1,7 +1,10 @@
 // durable-agent/client: starting, following and answering runs and conversations. Loads no worker,
 // webpack, MCP or OpenTelemetry code (tracing loads only when it is on).
 export { AgentClient, type AgentClientOptions, type RunSummary, type StartOptions } from '../client/agent-client';
-export { AgentRun, type RunUpdate, type WatchOptions } from '../client/agent-run';
+export { AgentRun, type MessagesPage, type RunUpdate, type WatchOptions } from '../client/agent-run';
+export type { WaitingCallsOptions, WaitingCallsPage } from '../client/waiting-calls';
+export type { UnreadableReason, UnreadableRun } from '../client/unreadable-run';
+export type { PublishedCall, TopRun, WaitingCall } from '../common/contracts/published-waits';
 export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from '../client/conversation';
 export { RunRequestRejectedError } from '../client/request-rejected';
 export { StartInputTooLargeError } from '../client/start-input-size';
@@ -14,7 +17,7 @@ export type { ConversationEndReason, ConversationInput, ConversationResult, Turn
 export type { AgentEvent, AgentEventType } from '../common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from '../common/messages';
 export type { AgentRunResult, AgentRunState, ApprovalDecision, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
-export type { ToolCallPhase, ToolCallRecord } from '../common/tool-call-record';
+export type { CallAnswer, CallOutcome, ToolCallPhase, ToolCallRecord, WaitKind } from '../common/tool-call-record';
 export type { TelemetryOptions } from '../telemetry/telemetry-options';
 export * from './failures';
 export * from './run-handlers';

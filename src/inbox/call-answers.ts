@@ -1,20 +1,20 @@
 import type { AgentEvent } from '../common/events';
+import type { CallAnswer } from '../common/tool-call-record';
 
-/** How a call that no longer waits was answered, as the holder run's events record it. */
-export interface CallAnswer {
-  what: 'approved' | 'denied' | 'submitted' | 'timed out';
-  by?: string;
-  at: string;
-}
-
-/** The answer of `callId` in these events (the newest, should a later batch reuse the id), or undefined. */
+/** How a call that no longer waits was answered, as the holder run's events record it (the newest, should a later batch reuse the id). */
 export function answerOf(events: AgentEvent[], callId: string): CallAnswer | undefined {
   for (const event of [...events].reverse()) {
     if (event.type === 'permission_decided' && event.callId === callId && event.by !== 'rules') {
-      const what = event.by === 'timeout' ? 'timed out' : event.behavior === 'allow' ? 'approved' : 'denied';
-      return { what, at: event.at, ...(event.answeredBy ? { by: event.answeredBy } : {}) };
+      const outcome = event.by === 'timeout' ? 'timed_out' : event.behavior === 'allow' ? 'approved' : 'denied';
+      return {
+        outcome,
+        at: event.at,
+        ...(event.answeredBy ? { answeredBy: event.answeredBy } : {}),
+        ...(event.by === 'user' ? { reason: event.reason } : {}),
+        ...(event.input !== undefined ? { editedInput: event.input } : {}),
+      };
     }
-    if (event.type === 'external_submitted' && event.callId === callId) return { what: 'submitted', at: event.at, ...(event.answeredBy ? { by: event.answeredBy } : {}) };
+    if (event.type === 'external_submitted' && event.callId === callId) return { outcome: 'submitted', at: event.at, ...(event.answeredBy ? { answeredBy: event.answeredBy } : {}) };
   }
   return undefined;
 }

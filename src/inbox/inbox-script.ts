@@ -1,7 +1,7 @@
 /**
  * The pages' only script, served as a file (their CSP allows no inline code). It follows the
- * server-sent events: the list is fetched again when what waits changes, and an open call that
- * stops waiting says so. Before an approval is posted it checks the fields against the tool's
+ * server-sent events: the list is fetched again when its first page changes, and an open call that
+ * stops waiting says so (a page follows only the call it shows). Before an approval is posted it checks the fields against the tool's
  * JSON Schema (the page embeds it as data) for what a form can get wrong: required fields,
  * numbers and their bounds, lengths, patterns, choices; the inbox checks the whole schema again,
  * and the run the tool's own.
@@ -75,19 +75,18 @@ export const INBOX_SCRIPT = `'use strict';
 
   var list = document.getElementById('items');
   var item = document.querySelector('[data-item-key]');
-  var source = new EventSource('/events');
-  source.addEventListener('waiting', function (message) {
-    var keys = JSON.parse(message.data).keys;
-    if (list) {
-      fetch('/fragment' + location.search, { credentials: 'same-origin' })
-        .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
-        .then(function (text) { list.innerHTML = text; })
-        .catch(function () {});
-    }
-    if (item && keys.indexOf(item.getAttribute('data-item-key')) < 0) {
-      var notice = document.getElementById('gone');
-      if (notice) notice.hidden = false;
-    }
+  if (!list && !item) return;
+  var source = new EventSource(item ? '/events?watch=' + encodeURIComponent(item.getAttribute('data-item-key')) : '/events');
+  source.addEventListener('waiting', function () {
+    if (!list) return;
+    fetch('/fragment' + location.search, { credentials: 'same-origin' })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (text) { list.innerHTML = text; })
+      .catch(function () {});
+  });
+  source.addEventListener('gone', function () {
+    var notice = document.getElementById('gone');
+    if (notice) notice.hidden = false;
   });
 })();
 `;

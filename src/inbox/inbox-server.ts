@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { AgentClient } from '../client/agent-client';
+import { runsByIdFilter } from '../client/run-filter';
 import { isLoopbackHost } from '../codec/codec-server-access';
 import { MAX_NAME_CHARS } from '../common/boundary/limits';
 import type { AgentEvent } from '../common/events';
-import type { JsonSchema } from '../common/tools';
+import type { AgentRunState } from '../common/run';
 import { parseAnswerForm } from './answer-form';
 import { INBOX_SCRIPT } from './inbox-script';
 import { INBOX_STYLE } from './inbox-style';
@@ -17,14 +18,11 @@ import { formOf, HttpError, loopbackHostHeader, queryOf, sameOrigin, SECURITY_HE
 import { handleSignIn, refuseUnsignedIn } from './sign-in';
 import { itemPage, type ItemView } from './item-page';
 import { page } from './layout';
-import { applyFilters, listFiltersSchema } from './list-filters';
+import { listFiltersSchema } from './list-filters';
 import { itemsFragment, listPage } from './list-page';
-import { LiveUpdates } from './live-updates';
+import { LiveUpdates, type LiveReading } from './live-updates';
 import { sendAnswer } from './send-answer';
-import { itemKey, itemPath, listWaitingItems, type WaitingItem } from './waiting-items';
-
-/** The JSON Schema of each tool's input, by agent and tool name (what the forms are made from). */
-export type ToolSchemas = Record<string, Record<string, JsonSchema>>;
+import { itemKey, itemPath, openCallOf, readInboxList, type OpenCall } from './inbox-calls';
 
 export interface InboxOptions {
   client: AgentClient;
@@ -33,7 +31,6 @@ export interface InboxOptions {
   /** 127.0.0.1 unless given; anything else needs a token or basic auth. */
   host?: string;
   auth: InboxAuthOptions;
-  tools: ToolSchemas;
   /** A visibility query that narrows the runs listed, e.g. `TaskQueue = 'agents'`. */
   scope?: string;
   /** How often the live updates read what waits. Default 1 s. */
@@ -51,6 +48,8 @@ const itemQuerySchema = z
     done: z.enum(['approved', 'denied', 'submitted']).optional(),
   })
   .strict();
+
+const watchSchema = z.object({ watch: z.string().max(2 * MAX_NAME_CHARS + 1).optional() }).strict();
 
 /** A run id and a call id as the path names them: decoded, and no longer than the run takes. */
 const callAddressSchema = z
@@ -82,20 +81,24 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
   if (problem) throw new Error(problem);
   const { client } = options;
   const csrf = new CsrfTokens();
-  const live = new LiveUpdates(() => listWaitingItems(client, options.scope), options.pollIntervalMs ?? 1_000);
+  const scoped = (query: string) => (options.scope ? `(${options.scope}) AND ${query}` : query);
+  const live = new LiveUpdates(async ({ firstPage, watched }): Promise<LiveReading> => {
+    const first = firstPage ? await client.waitingCalls({ pageSize: 100, ...(options.scope ? { query: options.scope } : {}) }) : undefined;
+    const holders = [...new Set(watched.map((key) => key.slice(0, key.lastIndexOf('/'))))];
+    const read = holders.length > 0 ? await client.waitingCalls({ pageSize: holders.length, query: scoped(runsByIdFilter(holders)) }) : undefined;
+    return { firstPage: (first?.calls ?? []).map(itemKey), waiting: new Set((read?.calls ?? []).map(itemKey)) };
+  }, options.pollIntervalMs ?? 1_000);
   const webUiLink = (workflowId: string) =>
     `${client.config.webUiUrl}/namespaces/${encodeURIComponent(client.config.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-  const schemaOf = (item: WaitingItem | undefined) => (item ? options.tools[item.agent]?.[item.tool] : undefined);
 
-  async function findItem(holderId: string, callId: string): Promise<WaitingItem | undefined> {
-    const { items } = await listWaitingItems(client, options.scope);
-    return items.find((item) => itemKey(item) === itemKey({ holderId, callId }));
+  /** The holder run's state: the one query an item page makes of a run (undefined when it cannot be read). */
+  async function holderState(holderId: string): Promise<AgentRunState | undefined> {
+    return client.get(holderId).state().catch(() => undefined);
   }
 
-  async function holderConversation(holderId: string, page: number): Promise<ConversationPage | undefined> {
-    const run = client.get(holderId);
-    const state = await run.state().catch(() => undefined);
-    return state ? readConversationPage(run, state, page).catch(() => undefined) : undefined;
+  async function holderConversation(holderId: string, state: AgentRunState | undefined, page: number): Promise<ConversationPage | undefined> {
+    if (!state) return undefined;
+    return readConversationPage(client.get(holderId), state.messageCount ?? state.messages.length, page).catch(() => undefined);
   }
 
   async function holderEvents(holderId: string): Promise<AgentEvent[]> {
@@ -103,14 +106,15 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
   }
 
   async function itemView(visitor: Visitor, holderId: string, callId: string, more: Partial<ItemView> = {}, page = 0): Promise<ItemView> {
-    const [item, conversation, events] = await Promise.all([findItem(holderId, callId), holderConversation(holderId, page), holderEvents(holderId)]);
-    const answer = item ? undefined : answerOf(events, callId);
+    const state = await holderState(holderId);
+    const open: OpenCall | undefined = state ? openCallOf(holderId, state, callId) : undefined;
+    const [conversation, events] = await Promise.all([holderConversation(holderId, state, page), open ? Promise.resolve([]) : holderEvents(holderId)]);
+    const answer = open ? undefined : answerOf(events, callId);
     return {
       holderId,
       callId,
-      ...(item ? { item } : {}),
+      ...(open ? { open } : {}),
       ...(conversation ? { conversation } : {}),
-      ...(schemaOf(item) ? { schema: schemaOf(item)! } : {}),
       identity: visitor.identity,
       csrf: csrf.tokenFor(visitor),
       webUiLink: webUiLink(holderId),
@@ -123,8 +127,9 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
     const form = await formOf(request);
     if (!csrf.check(visitor, form.get('csrf') ?? undefined)) throw new HttpError(403, 'Forbidden: the form is stale or was not made by this inbox (CSRF token). Reload the page.');
-    const item = await findItem(holderId, callId);
-    const parsed = parseAnswerForm(form, schemaOf(item), item?.input);
+    const state = await holderState(holderId);
+    const open = state ? openCallOf(holderId, state, callId) : undefined;
+    const parsed = parseAnswerForm(form, open?.schema, open?.call.input);
     if (!parsed.ok) {
       const view = await itemView(visitor, holderId, callId, {
         refusal: parsed.message,
@@ -134,13 +139,13 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
       });
       return sendPage(response, 422, itemPage(view));
     }
-    // A call held by a sub-agent is answered through the top-level run, which passes it down.
-    const outcome = await sendAnswer(client.get(item?.runId ?? holderId), callId, parsed.request, visitor.identity);
+    // Straight to the run that holds the call (a sub-agent's own run).
+    const outcome = await sendAnswer(client.get(holderId), callId, parsed.request, visitor.identity);
     if (!outcome.ok) {
-      const view = await itemView(visitor, holderId, callId, { refusal: `The run refused the answer: ${outcome.reason}` });
+      const view = await itemView(visitor, holderId, callId, { refusal: outcome.reason });
       return sendPage(response, 409, itemPage(view));
     }
-    response.writeHead(303, { Location: `${itemPath({ holderId, callId })}?done=${outcome.done}`, ...SECURITY_HEADERS }).end();
+    response.writeHead(303, { Location: `${itemPath({ workflowId: holderId, callId })}?done=${outcome.done}`, ...SECURITY_HEADERS }).end();
   }
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -155,11 +160,12 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     if (!visitor) return refuseUnsignedIn(response, options.auth);
     if (method === 'GET' && (url.pathname === '/' || url.pathname === '/fragment')) {
       const filters = queryOf(url, listFiltersSchema);
-      const list = await listWaitingItems(client, options.scope);
-      const shown = applyFilters(list.items, filters);
-      return sendPage(response, 200, url.pathname === '/' ? listPage(list, shown, filters, visitor.identity) : itemsFragment(list, shown));
+      const list = await readInboxList(client, filters, options.scope, filters.after);
+      if (url.pathname === '/fragment') return sendPage(response, 200, itemsFragment(list, filters));
+      const waitingRuns = await client.countWaitingRuns(options.scope).catch(() => undefined);
+      return sendPage(response, 200, listPage(list, filters, waitingRuns, visitor.identity));
     }
-    if (method === 'GET' && url.pathname === '/events') return live.listen(response);
+    if (method === 'GET' && url.pathname === '/events') return live.listen(response, queryOf(url, watchSchema).watch);
     const call = /^\/calls\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (call) {
       const { holderId, callId } = callAddressOf(call[1]!, call[2]!);

@@ -1,18 +1,19 @@
 import type { JsonSchema } from '../common/tools';
 import { html, raw, type SafeHtml } from './html';
-import { ago, page } from './layout';
+import { page, when } from './layout';
 import { conversationView, type ConversationPage } from './conversation-view';
 import { hasFields, schemaFields, type FieldErrors } from './schema-form';
-import { itemKey, itemPath, type WaitingItem } from './waiting-items';
-import type { CallAnswer } from './call-answers';
+import { itemKey, itemPath, type OpenCall } from './inbox-calls';
+import type { CallAnswer } from '../common/tool-call-record';
+import type { WaitingCall } from '../common/contracts/published-waits';
 
 export interface ItemView {
   holderId: string;
   callId: string;
-  item?: WaitingItem;
+  /** The call, while it waits. */
+  open?: OpenCall;
   /** The page of the holder run's conversation shown. */
   conversation?: ConversationPage;
-  schema?: JsonSchema;
   identity: string;
   csrf: string;
   webUiLink: string;
@@ -31,31 +32,31 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-function facts(view: ItemView, item: WaitingItem): SafeHtml {
+function facts(view: ItemView, item: WaitingCall): SafeHtml {
   return html`<dl class="facts">
-  <dt>Agent</dt><dd>${item.agent}${item.holderId !== item.runId ? html` <span class="muted">(sub-agent; started from ${item.topAgent}, run <code>${item.runId}</code>)</span>` : ''}</dd>
+  <dt>Agent</dt><dd>${item.agent}${item.top ? html` <span class="muted">(sub-agent; started from ${item.top.agent ?? 'a run'}, run <code>${item.top.workflowId}</code>)</span>` : ''}</dd>
   <dt>Started by</dt><dd>${item.startedBy ?? html`<span class="muted">not named</span>`}</dd>
   <dt>Tool</dt><dd><code>${item.tool}</code></dd>
-  <dt>Waits for</dt><dd>${item.kind === 'approval' ? 'approval' : 'an external result'}, since <span title="${item.since}">${ago(item.since)}</span></dd>
+  <dt>Waits for</dt><dd>${item.kind === 'approval' ? 'approval' : 'an external result'}, since ${when(item.since)}</dd>
   ${item.reason ? html`<dt>Why it asks</dt><dd data-reason>${item.reason}</dd>` : ''}
   ${item.suggestedRule ? html`<dt>Rule</dt><dd><code>${item.suggestedRule}</code></dd>` : ''}
-  <dt>Run</dt><dd><code>${item.holderId}</code> · <a href="${view.webUiLink}" target="_blank" rel="noopener noreferrer">Temporal Web UI</a></dd>
+  <dt>Run</dt><dd><code>${item.workflowId}</code> · <a href="${view.webUiLink}" target="_blank" rel="noopener noreferrer">Temporal Web UI</a></dd>
 </dl>`;
 }
 
-function approvalForm(view: ItemView, item: WaitingItem): SafeHtml {
+function approvalForm(view: ItemView, item: WaitingCall, schema: JsonSchema | undefined): SafeHtml {
   const input = view.input ?? item.input;
   const errors = view.errors ?? {};
   const whole = errors[''];
   const rawJson = view.rawJson ?? JSON.stringify(input, null, 2);
   return html`<form method="post" action="${itemPath(item)}" novalidate data-answer>
   <input type="hidden" name="csrf" value="${view.csrf}">
-  ${hasFields(view.schema) ? html`<script type="application/json" id="tool-schema">${raw(scriptJson(view.schema))}</script>` : ''}
+  ${hasFields(schema) ? html`<script type="application/json" id="tool-schema">${raw(scriptJson(schema))}</script>` : ''}
   <section class="card"><h2>Arguments</h2>
     <p id="not-sent" class="refusal" role="alert" hidden>The edited arguments do not fit the tool's schema; nothing was sent.</p>
-    ${hasFields(view.schema) ? schemaFields(view.schema, input, errors) : html`<p class="muted">This tool's schema is not known to the inbox: edit the JSON below.</p>`}
+    ${hasFields(schema) ? schemaFields(schema, input, errors) : html`<p class="muted">This tool's schema is not known to the inbox: edit the JSON below.</p>`}
     ${whole ? html`<p class="error" role="alert">${whole}</p>` : ''}
-    <details${view.rawJson !== undefined || !hasFields(view.schema) ? html` open` : ''}><summary>Raw JSON</summary>
+    <details${view.rawJson !== undefined || !hasFields(schema) ? html` open` : ''}><summary>Raw JSON</summary>
       <textarea class="json" name="raw" rows="6" aria-label="arguments as JSON">${rawJson}</textarea>
       <div class="actions"><button type="submit" name="action" value="approve-json">Approve with this JSON</button></div>
     </details>
@@ -71,7 +72,7 @@ function approvalForm(view: ItemView, item: WaitingItem): SafeHtml {
 </form>`;
 }
 
-function externalForm(view: ItemView, item: WaitingItem): SafeHtml {
+function externalForm(view: ItemView, item: WaitingCall): SafeHtml {
   return html`<form method="post" action="${itemPath(item)}" novalidate data-answer>
   <input type="hidden" name="csrf" value="${view.csrf}">
   <section class="card"><h2>Arguments</h2><pre>${JSON.stringify(item.input, null, 2)}</pre></section>
@@ -85,26 +86,29 @@ function externalForm(view: ItemView, item: WaitingItem): SafeHtml {
 </form>`;
 }
 
-function answeredNote(answer: CallAnswer | undefined): SafeHtml {
+const OUTCOME_WORDS = { approved: 'approved', denied: 'denied', submitted: 'answered with a result', timed_out: 'timed out: nobody answered in time' } as const;
+
+function answeredNote(answer: CallAnswer | undefined, mine: boolean): SafeHtml {
   if (!answer) return html`<p class="gone">This call is not waiting (any more).</p>`;
-  return html`<p class="gone" data-answered-by="${answer.by ?? ''}">Already ${answer.what}${answer.by ? html` by <strong>${answer.by}</strong>` : ''}${answer.at ? html` at ${answer.at}` : ''}.</p>`;
+  const who = answer.answeredBy ? html` by <strong>${answer.answeredBy}</strong>` : '';
+  return html`<p class="gone" data-answered-by="${answer.answeredBy ?? ''}">${mine ? 'It was' : 'Already'} ${OUTCOME_WORDS[answer.outcome]}${who}, ${when(answer.at)}.</p>`;
 }
 
 export function itemPage(view: ItemView): SafeHtml {
-  const item = view.item;
-  const key = itemKey(view);
+  const item = view.open?.call;
   const title = item ? `${item.tool} · ${item.agent}` : `Call ${view.callId}`;
-  const pageLink = (index: number) => `${itemPath(view)}?page=${index}`;
+  const pageLink = (index: number) => `${itemPath({ workflowId: view.holderId, callId: view.callId })}?page=${index}`;
   return page(
     title,
     view.identity,
-    html`<main data-item-key="${key}">
+    // Only a page with a waiting call follows it: after one's own answer nothing was answered elsewhere.
+    html`<main${item ? html` data-item-key="${itemKey(item)}"` : ''}>
 <p><a href="/">← every waiting call</a></p>
 <h2>${item ? html`<code>${item.tool}</code> waits for ${item.kind === 'approval' ? 'approval' : 'its result'}` : html`Call <code>${view.callId}</code> of <code>${view.holderId}</code>`}</h2>
 ${view.done ? html`<p class="done" role="status">${view.done}</p>` : ''}
 ${view.refusal ? html`<p class="refusal" role="alert" data-refusal>${view.refusal}</p>` : ''}
 <p id="gone" class="gone-live" hidden>This call stopped waiting: it was answered elsewhere. Reload to see who answered.</p>
-${item ? html`<section class="card">${facts(view, item)}</section>${item.kind === 'approval' ? approvalForm(view, item) : externalForm(view, item)}` : answeredNote(view.answer)}
+${item ? html`<section class="card">${facts(view, item)}</section>${item.kind === 'approval' ? approvalForm(view, item, view.open?.schema) : externalForm(view, item)}` : answeredNote(view.answer, view.done !== undefined)}
 ${view.conversation ? html`<section class="card"><h2>Conversation</h2>${conversationView(view.conversation, pageLink)}</section>` : ''}
 </main>`,
   );

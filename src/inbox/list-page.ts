@@ -1,40 +1,45 @@
+import type { WaitingCall } from '../common/contracts/published-waits';
 import { html, type SafeHtml } from './html';
-import { ago, compactJson, page } from './layout';
-import { AGES, type ListFilters } from './list-filters';
-import { itemPath, type WaitingItem, type WaitingList } from './waiting-items';
+import { itemPath, type InboxList } from './inbox-calls';
+import { compactJson, page, when } from './layout';
+import { AGES, filtersQuery, type ListFilters } from './list-filters';
 
-function row(item: WaitingItem): SafeHtml {
-  const where = item.holderId !== item.runId ? html`<div class="muted">sub-agent of ${item.topAgent} (${item.runId})</div>` : '';
-  return html`<tr data-call="${item.callId}" data-run="${item.holderId}">
-  <td><a href="${itemPath(item)}">${item.tool}</a> <span class="kind ${item.kind}">${item.kind === 'approval' ? 'approval' : 'external result'}</span><div class="muted"><code>${compactJson(item.input)}</code></div></td>
-  <td>${item.agent}${where}</td>
-  <td>${item.startedBy ?? html`<span class="muted">—</span>`}</td>
-  <td>${item.reason ?? ''}</td>
-  <td title="${item.since}">${ago(item.since)}</td>
+function row(call: WaitingCall): SafeHtml {
+  const where = call.top ? html`<div class="muted">sub-agent of ${call.top.agent ?? 'a run'} (${call.top.workflowId})</div>` : '';
+  return html`<tr data-call="${call.callId}" data-run="${call.workflowId}">
+  <td><a href="${itemPath(call)}">${call.tool}</a> <span class="kind ${call.kind}">${call.kind === 'approval' ? 'approval' : 'external result'}</span><div class="muted"><code>${call.input !== undefined ? compactJson(call.input) : call.preview}</code></div></td>
+  <td>${call.agent}${where}</td>
+  <td>${call.startedBy ?? html`<span class="muted">—</span>`}</td>
+  <td>${call.reason ?? ''}</td>
+  <td>${when(call.since)}</td>
 </tr>`;
 }
 
-/** The table of waiting calls (also what the live updates fetch again). */
-export function itemsFragment(list: WaitingList, shown: WaitingItem[]): SafeHtml {
+/** The table of waiting calls (also what the live updates fetch again), and the link to the next page. */
+export function itemsFragment(list: InboxList, filters: ListFilters): SafeHtml {
   const unreadable = list.unreadable.map(
     (run) => html`<tr class="unreadable"><td colspan="5">${run.workflowId} (${run.agent ?? '?'}): unreadable, ${run.unreadable.reason}: ${run.unreadable.message}</td></tr>`,
   );
-  if (shown.length === 0 && unreadable.length === 0) return html`<p class="empty">Nothing is waiting.</p>`;
-  return html`<table class="items">
+  const next = list.nextPageToken ? html`<nav class="pager"><a href="/${filtersQuery(filters, list.nextPageToken)}" data-next>More waiting calls →</a></nav>` : '';
+  const first = filters.after ? html`<nav class="pager"><a href="/${filtersQuery(filters)}">← the newest</a></nav>` : '';
+  if (list.calls.length === 0 && unreadable.length === 0) return html`${first}<p class="empty">${list.nextPageToken ? 'Nothing on this page matches.' : 'Nothing is waiting.'}</p>${next}`;
+  return html`${first}<table class="items">
 <thead><tr><th>Call</th><th>Agent</th><th>Started by</th><th>Why</th><th>Waiting since</th></tr></thead>
-<tbody>${shown.map(row)}${unreadable}</tbody>
-</table>`;
+<tbody>${list.calls.map(row)}${unreadable}</tbody>
+</table>${next}`;
 }
 
 function select(name: string, label: string, options: string[], current: string | undefined): SafeHtml {
-  return html`<label>${label}<select name="${name}"><option value="">any</option>${options.map(
+  const all = current && !options.includes(current) ? [...options, current] : options;
+  return html`<label>${label}<select name="${name}"><option value="">any</option>${all.map(
     (option) => html`<option value="${option}"${option === current ? html` selected` : ''}>${option}</option>`,
   )}</select></label>`;
 }
 
-export function listPage(list: WaitingList, shown: WaitingItem[], filters: ListFilters, identity: string): SafeHtml {
-  const agents = [...new Set(list.items.flatMap((item) => [item.agent, item.topAgent]))].sort();
-  const users = [...new Set(list.items.flatMap((item) => (item.startedBy ? [item.startedBy] : [])))].sort();
+/** The list page: filters, how many runs wait in all, and the page's calls. */
+export function listPage(list: InboxList, filters: ListFilters, waitingRuns: number | undefined, identity: string): SafeHtml {
+  const agents = [...new Set(list.calls.flatMap((call) => [call.agent, ...(call.top?.agent ? [call.top.agent] : [])]))].sort();
+  const users = [...new Set(list.calls.flatMap((call) => (call.startedBy ? [call.startedBy] : [])))].sort();
   return page(
     'Waiting calls',
     identity,
@@ -45,6 +50,7 @@ export function listPage(list: WaitingList, shown: WaitingItem[], filters: ListF
   ${select('age', 'Waiting less than', Object.keys(AGES), filters.age)}
   <button type="submit">Filter</button>
 </form>
-<div id="items">${itemsFragment(list, shown)}</div>`,
+${waitingRuns !== undefined ? html`<p class="muted" data-waiting-runs="${String(waitingRuns)}">${String(waitingRuns)} run${waitingRuns === 1 ? '' : 's'} waiting in all</p>` : ''}
+<div id="items">${itemsFragment(list, filters)}</div>`,
   );
 }

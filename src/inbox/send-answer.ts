@@ -18,6 +18,15 @@ export async function sendAnswer(run: AgentRun, callId: string, request: AnswerR
         return { ok: true, done: 'submitted' };
     }
   } catch (error) {
-    return { ok: false, reason: (error as Error).message };
+    return { ok: false, reason: refusalText(error) };
   }
+}
+
+/** Why the answer was not taken, in the inbox's words rather than the server's. */
+export function refusalText(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  if ((error as Error)?.name === 'WorkflowNotFoundError' || /workflow execution already completed|not found/i.test(message)) {
+    return 'The run has ended, so this call no longer waits: nothing was sent.';
+  }
+  return `The run refused the answer: ${message}`;
 }

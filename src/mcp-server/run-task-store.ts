@@ -42,12 +42,12 @@ export class RunTaskStore implements TaskStore {
     const run = this.client.get(taskId);
     let description;
     try {
-      description = await run.handle.describe();
+      description = await run.execution();
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return null;
       throw error;
     }
-    const temporalStatus = description.status.name;
+    const temporalStatus = description.status;
     const cancelRequested = extendedInfo.safeParse(description.raw).data?.workflowExtendedInfo?.cancelRequested === true;
     // A run no worker answers for just now is still working; its task says so without details.
     const state = temporalStatus === 'RUNNING' && !cancelRequested ? await run.state().catch(() => undefined) : undefined;
@@ -55,7 +55,7 @@ export class RunTaskStore implements TaskStore {
       workflowId: taskId,
       temporalStatus,
       cancelRequested,
-      startTime: description.startTime,
+      startTime: description.startTime ?? new Date(0),
       ...(description.closeTime ? { closeTime: description.closeTime } : {}),
       ...(state ? { state } : {}),
     });

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z, type AnyZodObject } from 'zod';
 import type { AgentClient } from '../client/agent-client';
-import { findWaitingRuns } from '../client/find-waiting-runs';
+import { MAX_WAITING_PAGE_SIZE } from '../client/waiting-calls';
 import { RUN_STATUSES } from '../common/run';
 import { runFilter } from '../client/run-filter';
 
@@ -66,25 +66,32 @@ export const RUN_TOOLS: RunTool[] = [
   define({
     name: 'list_pending',
     description:
-      'Every call that waits for a person (an approval or an external result), with the run that holds it; runs listed as waiting whose state cannot be read here come after, with why.',
-    input: z.object({}).strict(),
+      'The calls that wait for a person (an approval or an external result), one page at a time, each with the run that holds it (answer through that runId); ' +
+      'runs listed as waiting whose calls cannot be read here come after, with why. When nextPageToken is set, more wait: pass it as pageToken.',
+    input: z
+      .object({
+        pageToken: z.string().max(16_384).optional().describe('nextPageToken of the previous page'),
+        pageSize: z.number().int().min(1).max(MAX_WAITING_PAGE_SIZE).optional().describe('Runs read per page (100)'),
+      })
+      .strict(),
     readOnly: true,
-    call: async (_args, client) => {
-      const { runs, unreadable } = await findWaitingRuns(client);
-      return json([
-        ...runs.flatMap((run) =>
-          run.pending.map((call) => ({
-            runId: call.workflowId ?? run.workflowId,
-            topRunId: run.workflowId,
-            callId: call.callId,
-            kind: call.kind,
-            tool: call.tool,
-            arguments: call.input,
-            reason: call.decision?.reason,
-          })),
-        ),
-        ...unreadable.map((run) => ({ runId: run.workflowId, agent: run.agent, status: run.status, unreadable: run.unreadable })),
-      ]);
+    call: async ({ pageToken, pageSize }, client) => {
+      const page = await client.waitingCalls({ ...(pageToken ? { pageToken } : {}), ...(pageSize ? { pageSize } : {}) });
+      return json({
+        calls: page.calls.map((call) => ({
+          runId: call.workflowId,
+          ...(call.top ? { topRunId: call.top.workflowId } : {}),
+          agent: call.agent,
+          callId: call.callId,
+          kind: call.kind,
+          tool: call.tool,
+          ...(call.input !== undefined ? { arguments: call.input } : { argumentsPreview: call.preview }),
+          ...(call.reason ? { reason: call.reason } : {}),
+          since: call.since,
+        })),
+        unreadable: page.unreadable.map((run) => ({ runId: run.workflowId, agent: run.agent, status: run.status, unreadable: run.unreadable })),
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      });
     },
   }),
   define({

@@ -16,13 +16,17 @@ import { carriedFits, shouldContinueAsNew } from './continue-as-new';
 import { preview, recordEvent } from './event-log';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
-import { carryState, costField, createRunState, startingState, type RunState } from './run-state';
+import { carryState } from './carry-state';
+import { createRunState } from './create-run-state';
+import { costField, type RunState } from './run-state';
+import { startingState } from './state-snapshot';
 import { announceAgent, setStatus, setStep, SPARSE_SEARCH_ATTRIBUTES_PATCH } from './status';
 import { newestMessages, RESULT_MESSAGES_BYTES } from './newest-messages';
 import { reactLoop } from './react-loop';
 import { describeAgent } from './describe-agent';
 import { reportWaitsToParent } from './sub-agent-waits';
 import { withSpending } from './spending-details';
+import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 
 function finish(state: RunState, status: FinalStatus, output: string): AgentRunResult {
   state.output = output;
@@ -47,6 +51,7 @@ function continueWhenSuggested(input: AgentWorkflowInput) {
     const carried = carryState(state);
     if (!carriedFits(state, carried)) return;
     await condition(allHandlersFinished);
+    if (hasNoticesToHandOver(state)) await handOverNotices(state);
     log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
     await continueAsNew<typeof agentWorkflow>({ ...input, carried });
   };
@@ -67,17 +72,21 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   announceAgent(state);
   try {
     const end = await reactLoop(state, { afterIteration: continueWhenSuggested(input) });
-    return finish(state, end.status, end.output);
+    const result = finish(state, end.status, end.output);
+    if (hasNoticesToHandOver(state)) await handOverNotices(state);
+    return result;
   } catch (error) {
     if (isCancellation(error)) {
       setStatus(state, 'cancelled');
       recordEvent(state, { type: 'run_finished', status: 'cancelled', output: '', ...totals(state) }, nowIso());
+      if (hasNoticesToHandOver(state)) await handOverNotices(state);
       throw error;
     }
     if (error instanceof ContinueAsNew) throw error;
     setStatus(state, 'failed');
     const failure = toWorkflowFailure(error);
     recordEvent(state, { type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }, nowIso());
+    if (hasNoticesToHandOver(state)) await handOverNotices(state);
     throw state.parent ? withSpending(failure, totals(state)) : failure;
   }
 }

@@ -22,8 +22,12 @@ import { describeAgent } from './describe-agent';
 import { recordEvent } from './event-log';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
-import { carryState, costField, createRunState, startingState, type RunState } from './run-state';
+import { carryState } from './carry-state';
+import { createRunState } from './create-run-state';
+import { costField, type RunState } from './run-state';
+import { startingState } from './state-snapshot';
 import { announceAgent, setStatus, setStep } from './status';
+import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 
 /** The run-shaped view of a conversation: one state and one loop for both. */
 function asRunInput(input: ConversationInput): AgentWorkflowInput {
@@ -51,6 +55,7 @@ async function continueAsNewBetweenTurns(state: RunState, control: ConversationC
   if (control.ended || control.queue.length > 0) return;
   const carried: CarriedConversation = { ...carryState(state), turns: control.sent };
   if (!carriedFits(state, carried)) return;
+  if (hasNoticesToHandOver(state)) await handOverNotices(state);
   log.info('Continuing the conversation as new', { turns: control.sent, historyLength: workflowInfo().historyLength });
   await continueAsNew<typeof conversationWorkflow>({ ...input, carried });
 }
@@ -94,15 +99,18 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     setStatus(state, 'ended');
     setStep(state, reason === 'idle' ? 'ended: no message within the idle timeout' : 'ended');
     recordEvent(state, { type: 'conversation_ended', reason, turns: control.sent }, nowIso());
+    if (hasNoticesToHandOver(state)) await handOverNotices(state);
     return { reason, turns: control.sent, usage: state.usage, ...costField(state) };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
       setStatus(state, 'cancelled');
       recordEvent(state, { type: 'conversation_ended', reason: 'cancelled', turns: control.sent }, nowIso());
+      if (hasNoticesToHandOver(state)) await handOverNotices(state);
       throw error;
     }
     setStatus(state, 'failed');
+    if (hasNoticesToHandOver(state)) await handOverNotices(state);
     throw toWorkflowFailure(error);
   }
 }

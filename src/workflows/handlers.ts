@@ -17,16 +17,16 @@ import {
   type SubAgentWaitingReport,
   submitToolResultUpdate,
 } from '../common/definitions';
-import { forwardToSubAgent, noteSubAgentWaiting, subAgentHolding } from './sub-agent-waits';
-import { approvalProblem, submissionProblem } from './answer-problems';
-import { allPending, ownPending } from './call-records';
+import { forwardToSubAgent } from './sub-agent-waits';
+import { allPending, answerProblem, noteSubAgentWaiting, ownPending, recordDecision, recordSubmission, subAgentHolding } from './calls';
 import { changeGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
 import { conversationPage } from './conversation-page';
-import { recordDecision, recordSubmission } from './record-answers';
 import { callIdOf, rejectInput } from './reject-input';
 import { HANDLER_DESCRIPTIONS } from './handler-descriptions';
-import { snapshotState, type RunState } from './run-state';
+import type { RunState } from './run-state';
+import { snapshotState } from './state-snapshot';
+import type { WaitKind } from '../common/tool-call-record';
 
 /**
  * Every message from outside is parsed by its schema before use. A signal the run cannot use is
@@ -73,6 +73,16 @@ function refuseIfHeldElsewhere(state: RunState, callId: string): void {
     nonRetryable: true,
     details: [holder.workflowId],
   });
+}
+
+/** An answering update's validator: a well-formed request for a call of this run that waits for that answer now. */
+function answerValidator(state: RunState, handler: 'decide' | 'submitToolResultUpdate', kind: WaitKind): (raw: unknown) => void {
+  return (raw) => {
+    const request = validated(state, handler, raw);
+    refuseIfHeldElsewhere(state, request.callId);
+    const problem = answerProblem(state, kind, request.callId);
+    if (problem) throw new Error(problem);
+  };
 }
 
 export function installHandlers(state: RunState): void {
@@ -132,26 +142,12 @@ export function installHandlers(state: RunState): void {
 
   setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', req)), {
     description: HANDLER_DESCRIPTIONS.decide,
-    validator: (req) => {
-      const request = validated(state, 'decide', req);
-      refuseIfHeldElsewhere(state, request.callId);
-      const problem = approvalProblem(state, request.callId);
-      if (problem) throw new Error(problem);
-    },
+    validator: answerValidator(state, 'decide', 'approval'),
   });
-  setHandler(
-    submitToolResultUpdate,
-    (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', req)),
-    {
-      description: HANDLER_DESCRIPTIONS.submitToolResultUpdate,
-      validator: (req) => {
-        const request = validated(state, 'submitToolResultUpdate', req);
-        refuseIfHeldElsewhere(state, request.callId);
-        const problem = submissionProblem(state, request.callId);
-        if (problem) throw new Error(problem);
-      },
-    },
-  );
+  setHandler(submitToolResultUpdate, (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', req)), {
+    description: HANDLER_DESCRIPTIONS.submitToolResultUpdate,
+    validator: answerValidator(state, 'submitToolResultUpdate', 'external'),
+  });
 
   // A signal with a name the run does not know would otherwise wait in a buffer unseen.
   setDefaultSignalHandler((name: string) => rejectInput(state, name, `'${name}' is not a signal of an agent run`));

@@ -1,2 +1,3 @@
 export { agentWorkflow } from './agent-workflow';
 export { conversationWorkflow } from './conversation-workflow';
+export { noticesWorkflow } from './notices-handover';

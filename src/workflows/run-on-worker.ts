@@ -1,18 +1,18 @@
-import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation } from '@temporalio/workflow';
 import { RUNTIME_FEATURES } from '../common/runtime-features';
 import type { ExecuteToolOutput, PreparedCall, RanToolOutput, ToolCallResult } from '../common/contracts/tool-calls';
 import type { ToolCall } from '../common/messages';
 import { activities } from './activities-proxy';
-import { recordOf } from './call-records';
+import { askForResult, awaitExternalResult, startRunning } from './calls';
 import { nowIso, nowMs } from './clock';
 import { preview, recordEvent } from './event-log';
-import { announceExternal, awaitExternalResult } from './external-wait';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 import { describeStepFailure } from './step-failure';
 import { toolSchedule } from './tool-defaults';
 import { specOf } from './tool-visibility';
 import { mayAsk } from './may-ask';
+import { parsedArguments } from '../common/describe-edit';
 
 
 type Check = NonNullable<Parameters<typeof activities.executeTool>[0]['check']>;
@@ -54,8 +54,8 @@ async function schedule(state: RunState, call: ToolCall, input: unknown, check?:
 /** What a run gave: its result, or the external result it suspended for. */
 async function outcomeOf(state: RunState, call: ToolCall, input: unknown, ran: RanToolOutput): Promise<ToolCallResult> {
   if (ran.kind === 'result') return ran.result;
-  announceExternal(state, call.id, call.name, input, ran.reason);
-  return awaitExternalResult(state, call.id, call.name, workflowInfo().workflowId);
+  askForResult(state, call.id, input, ran.reason);
+  return awaitExternalResult(state, call.id);
 }
 
 function finished(state: RunState, call: ToolCall, result: ToolCallResult, started: number): void {
@@ -69,7 +69,7 @@ function finished(state: RunState, call: ToolCall, result: ToolCallResult, start
 /** Runs an allowed call's tool on a worker; a lost worker or the tool's own failures, once they are final, are an error result. */
 export async function runOnWorker(state: RunState, call: ToolCall, input: unknown): Promise<ToolCallResult> {
   const started = nowMs();
-  recordOf(state, call.id)!.phase = { name: 'running' };
+  startRunning(state, call.id);
   recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input }, nowIso());
   const output = await schedule(state, call, input);
   const result = 'failed' in output ? { content: output.failed, state: 'error' as const } : await outcomeOf(state, call, input, output as RanToolOutput);
@@ -77,14 +77,6 @@ export async function runOnWorker(state: RunState, call: ToolCall, input: unknow
   return result;
 }
 
-/** The model's arguments as the start event shows them until the check has read them. */
-function modelArguments(call: ToolCall): unknown {
-  try {
-    return JSON.parse(call.arguments) as unknown;
-  } catch {
-    return call.arguments;
-  }
-}
 
 /**
  * The check and, when the rules allow, the run, in one activity. The call's start event goes out
@@ -94,9 +86,8 @@ function modelArguments(call: ToolCall): unknown {
  */
 export async function checkAndRun(state: RunState, call: ToolCall): Promise<{ prepared: PreparedCall; result?: ToolCallResult }> {
   const started = nowMs();
-  const record = recordOf(state, call.id)!;
   setStep(state, `running ${call.name}`);
-  const start = recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input: modelArguments(call) }, nowIso());
+  const start = recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input: parsedArguments(call.arguments) }, nowIso());
   const check = { call, mode: state.descriptor.permissions.mode ?? 'default', sessionRules: state.sessionRules };
   const output = await schedule(state, call, undefined, check);
   if ('failed' in output) {
@@ -109,7 +100,7 @@ export async function checkAndRun(state: RunState, call: ToolCall): Promise<{ pr
   if ('input' in prepared && start.type === 'tool_call_started') start.input = prepared.input;
   if (prepared.outcome === 'result') finished(state, call, prepared.result, started);
   if (!checked.ran || prepared.outcome !== 'run') return { prepared };
-  record.phase = { name: 'running' };
+  startRunning(state, call.id);
   const result = await outcomeOf(state, call, prepared.input, checked.ran);
   finished(state, call, result, started);
   return { prepared, result };

@@ -1,12 +1,11 @@
 import type { AgentDescriptor } from '../common/agent';
 import type { ConversationWindow } from '../common/memory';
-import { newestMessages } from './newest-messages';
 import type { AgentEvent } from '../common/events';
-import { emptyUsage, type Message, type TokenUsage } from '../common/messages';
+import type { Message, TokenUsage } from '../common/messages';
 import type { RuntimeContext } from '../common/runtime';
-import type { AgentRunState, AgentWorkflowInput, CarriedState, ParentRun, RunStatus, SubAgentUsage } from '../common/run';
+import type { ParentRun, RunStatus, SubAgentUsage } from '../common/run';
 import type { ToolCallRecord } from '../common/tool-call-record';
-import { allPending, carriedRecords, migrateCarriedAnswers, visibleRecords } from './call-records';
+import type { WaitNotice } from '../common/contracts/wait-notice';
 
 /** The whole state of one run, kept in the workflow. Plain data only: it is carried over continue-as-new. */
 export interface RunState {
@@ -26,9 +25,9 @@ export interface RunState {
   /**
    * One record per tool call of the model reply being handled (its phase, decisions, edits,
    * submissions and times), and the answers that came for calls not seen yet. Calls of earlier
-   * batches are in the conversation.
+   * batches are in the conversation. Only workflows/calls/ changes them.
    */
-  calls: ToolCallRecord[];
+  readonly calls: readonly ToolCallRecord[];
   events: AgentEvent[];
   nextEventSeq: number;
   emptyReplies: number;
@@ -48,6 +47,10 @@ export interface RunState {
   /** Per sub-agent call: what it cost. */
   subAgents: SubAgentUsage[];
   output?: string;
+  /** Notices to the webhooks being delivered now (not carried: handed over when the run ends, see notices-handover.ts). */
+  noticesInFlight: WaitNotice[];
+  /** What the run last published in its memo about its waiting calls (see calls/publish-waits.ts). */
+  publishedWaits?: string;
 }
 
 export function initialMessages(descriptor: AgentDescriptor, prompt: string): Message[] {
@@ -57,92 +60,7 @@ export function initialMessages(descriptor: AgentDescriptor, prompt: string): Me
   ];
 }
 
-export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescriptor): RunState {
-  const carried = input.carried;
-  return {
-    agent: input.agent,
-    descriptor,
-    runtime: input.runtime ?? {},
-    maxIters: input.options?.maxIters ?? descriptor.maxIters,
-    messages: carried?.messages ?? initialMessages(descriptor, input.prompt),
-    usage: carried?.usage ?? emptyUsage(),
-    cost: carried?.cost ?? 0,
-    iterations: carried?.iterations ?? 0,
-    activeGroups: carried?.activeGroups ?? descriptor.groups.filter((g) => g.active).map((g) => g.name),
-    sessionRules: carried?.sessionRules ?? input.parent?.sessionRules ?? [],
-    status: 'running',
-    currentStep: 'starting',
-    calls: migrateCarriedAnswers(carried),
-    events: carried?.events ?? [],
-    nextEventSeq: carried?.nextEventSeq ?? 1,
-    emptyReplies: 0,
-    continuedRuns: carried?.continuedRuns ?? 0,
-    sparseSearchAttributes: false,
-    modelSeen: carried?.modelSeen ?? 0,
-    ...(carried?.window ? { window: carried.window } : {}),
-    ...(input.parent ? { parent: input.parent } : {}),
-    subAgents: carried?.subAgents ?? [],
-  };
-}
-
-export function carryState(state: RunState): CarriedState {
-  return {
-    descriptor: state.descriptor,
-    messages: state.messages,
-    usage: state.usage,
-    cost: state.cost,
-    iterations: state.iterations,
-    activeGroups: state.activeGroups,
-    sessionRules: state.sessionRules,
-    events: state.events,
-    nextEventSeq: state.nextEventSeq,
-    calls: carriedRecords(state),
-    continuedRuns: state.continuedRuns + 1,
-    modelSeen: state.modelSeen,
-    ...(state.window ? { window: state.window } : {}),
-    ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
-  };
-}
-
 /** `{ cost }` when the agent has a price table, else nothing: no price table, no cost field. */
 export function costField(state: RunState): { cost?: number } {
   return state.descriptor.model.prices ? { cost: state.cost } : {};
-}
-
-export function snapshotState(state: RunState): AgentRunState {
-  const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
-  return {
-    agent: state.agent,
-    ...(state.runtime.userId !== undefined ? { startedBy: state.runtime.userId } : {}),
-    status: state.status,
-    iterations: state.iterations,
-    maxIters: state.maxIters,
-    usage: state.usage,
-    ...costField(state),
-    ...newestMessages(state.messages),
-    pending: allPending(state),
-    calls: visibleRecords(state),
-    activeGroups: state.activeGroups,
-    sessionRules: state.sessionRules,
-    currentStep: state.currentStep,
-    lastToolCalls: lastAssistant?.role === 'assistant' ? lastAssistant.toolCalls ?? [] : [],
-    ...(state.output !== undefined ? { output: state.output } : {}),
-  };
-}
-
-/** What the `state` query answers before the agent's description has arrived. */
-export function startingState(input: AgentWorkflowInput): AgentRunState {
-  return {
-    agent: input.agent,
-    status: 'running',
-    iterations: 0,
-    maxIters: input.options?.maxIters ?? 0,
-    usage: emptyUsage(),
-    messages: [],
-    pending: [],
-    activeGroups: [],
-    sessionRules: [],
-    currentStep: 'starting',
-    lastToolCalls: [],
-  };
 }

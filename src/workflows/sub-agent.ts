@@ -14,8 +14,7 @@ import type { SubAgentSpec } from '../common/tools';
 import { nowIso } from './clock';
 import { preview, recordEvent } from './event-log';
 import type { RunState } from './run-state';
-import { showSubAgentWaits } from './sub-agent-waits';
-import { recordOf } from './call-records';
+import { enterSubAgent, exitSubAgent } from './calls';
 import { spendingOf } from './spending-details';
 
 /** A `{ task }` input is the sub-agent's prompt as it is; any other input is handed over as JSON. */
@@ -66,11 +65,16 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
     startInputVersion: START_INPUT_VERSION,
     runtime: spec.inheritRuntime ? state.runtime : {},
     ...(spec.maxIters !== undefined ? { options: { maxIters: spec.maxIters } } : {}),
-    parent: { workflowId: parentId, callId: call.id, depth, ...(spec.inheritSessionRules ? { sessionRules: state.sessionRules } : {}) },
+    parent: {
+      workflowId: parentId,
+      callId: call.id,
+      depth,
+      root: state.parent ? state.parent.root ?? { workflowId: state.parent.workflowId } : { workflowId: parentId, agent: state.agent },
+      ...(spec.inheritSessionRules ? { sessionRules: state.sessionRules } : {}),
+    },
   };
   recordEvent(state, { type: 'subagent_started', ...base, tool: call.name, depth, task: preview(prompt) }, nowIso());
-  const record = recordOf(state, call.id)!;
-  record.phase = { name: 'in_sub_agent', workflowId, agent: spec.agent, waiting: [] };
+  enterSubAgent(state, call.id, workflowId, spec.agent);
   try {
     const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentRunResult>>('agentWorkflow', {
       workflowId,
@@ -92,8 +96,6 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
     recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(content) }, nowIso());
     return { content, state: 'error' };
   } finally {
-    const reported = record.phase.name === 'in_sub_agent' && record.phase.waiting.length > 0;
-    record.phase = { name: 'running' };
-    if (reported) showSubAgentWaits(state);
+    exitSubAgent(state, call.id);
   }
 }

@@ -1,20 +1,15 @@
-import { workflowInfo } from '@temporalio/workflow';
 import type { PreparedCall, ToolCallResult } from '../common/contracts/tool-calls';
 import type { ToolCall, ToolMessage } from '../common/messages';
 import { activities, localActivities } from './activities-proxy';
-import { awaitApprovals } from './approval-gate';
-import { nowIso } from './clock';
-import { beginBatch, endBatch, recordOf, settleCall } from './call-records';
+import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, finishBatch, settle, startChecking, takeCheck, type AskCall, type GateOutcome } from './calls';
 import { resetEquippedTools } from './equip-groups';
-import { recordEvent } from './event-log';
-import { announceExternal, awaitExternalResult } from './external-wait';
 import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 import { runSubAgent } from './sub-agent';
 import { routeCall, specOf } from './tool-visibility';
-import { permissionDecided } from '../telemetry/permission-decided';
+import type { ToolCallRecord } from '../common/tool-call-record';
 
 /** What will happen to one call once approvals are in. */
 type Plan =
@@ -74,18 +69,13 @@ function isExternal(state: RunState, toolName: string): boolean {
 
 async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
   if (plan.kind === 'result') return plan.result;
-  if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id, plan.call.name, workflowInfo().workflowId);
+  if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id);
   const subAgent = specOf(state.descriptor, plan.call.name)?.subAgent;
   if (subAgent) return runSubAgent(state, plan.call, plan.input, subAgent);
   return runOnWorker(state, plan.call, plan.input);
 }
 
-function approvedOrDenied(
-  state: RunState,
-  call: ToolCall,
-  prepared: Extract<PreparedCall, { outcome: 'ask' }>,
-  decision: Awaited<ReturnType<typeof awaitApprovals>>[number]['decision'],
-): Plan {
+function approvedOrDenied(state: RunState, call: ToolCall, prepared: AskCall, decision: GateOutcome['decision']): Plan {
   if (decision === 'timed_out') {
     return errorPlan(call, `Permission denied: approval timed out after ${state.descriptor.approvalTimeout}`, 'denied');
   }
@@ -94,10 +84,17 @@ function approvedOrDenied(
   }
   const input = decision.input ?? prepared.input;
   if (isExternal(state, call.name)) {
-    announceExternal(state, call.id, call.name, input);
+    askForResult(state, call.id, input);
     return { call, kind: 'external', input };
   }
   return { call, kind: 'run', input };
+}
+
+/** A person approved the call with other arguments than the model's: the result says so, and who. */
+function editOf(record: ToolCallRecord): Pick<ToolMessage, 'edit'> {
+  const answer = record.answer;
+  if (!answer?.approved || answer.input === undefined || record.phase.name !== 'settled' || record.phase.state === 'denied') return {};
+  return { edit: { input: answer.input, ...(answer.answeredBy !== undefined ? { by: answer.answeredBy } : {}) } };
 }
 
 /** The acting half of an iteration: decide, wait for people where needed, run, answer in call order. */
@@ -111,7 +108,7 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
     else forWorker.push(call);
   }
 
-  for (const call of forWorker) recordOf(state, call.id)!.phase = { name: 'checking' };
+  startChecking(state, forWorker.map((call) => call.id));
   const ranByCheck = new Map<string, ToolCallResult>();
   let prepared: Map<string, PreparedCall>;
   if (checksInExecute(state, forWorker)) {
@@ -121,31 +118,23 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
   } else {
     prepared = await prepare(state, forWorker);
   }
-  const asks: Extract<PreparedCall, { outcome: 'ask' }>[] = [];
+  const asks: AskCall[] = [];
   for (const p of prepared.values()) {
     const call = forWorker.find((c) => c.id === p.callId)!;
-    const record = recordOf(state, call.id)!;
-    record.phase = { name: 'queued' };
-    if ('input' in p) record.input = p.input;
-    if ('decision' in p && p.decision) {
-      record.permission = p.decision;
-      permissionDecided(p, p.decision.behavior, 'rules', p.decision.reason);
-    }
+    takeCheck(state, p);
     if (p.outcome === 'result') {
-      if (p.decision) recordEvent(state, { type: 'permission_decided', callId: call.id, tool: call.name, behavior: 'deny', by: 'rules', reason: p.decision.reason }, nowIso());
       plans.set(call.id, { call, kind: 'result', result: p.result });
     } else if (p.outcome === 'run') {
       const ran = ranByCheck.get(call.id);
       plans.set(call.id, ran ? { call, kind: 'result', result: ran } : { call, kind: 'run', input: p.input });
-    }
-    else if (p.outcome === 'unavailable') throw new Error(`tool ${call.name} unavailable after the worker check`);
+    } else if (p.outcome === 'unavailable') throw new Error(`tool ${call.name} unavailable after the worker check`);
     else if (p.outcome === 'external') {
-      announceExternal(state, call.id, call.name, p.input);
+      askForResult(state, call.id, p.input);
       plans.set(call.id, { call, kind: 'external', input: p.input });
     } else asks.push(p);
   }
 
-  const outcomes = await awaitApprovals(state, asks, workflowInfo().workflowId);
+  const outcomes = await awaitApprovals(state, asks);
   for (const outcome of outcomes) {
     const ask = asks.find((a) => a.callId === outcome.callId)!;
     plans.set(ask.callId, approvedOrDenied(state, calls.find((c) => c.id === ask.callId)!, ask, outcome.decision));
@@ -160,15 +149,15 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
     const batchResults = await Promise.all(
       group.items.map(async (plan) => {
         const result = await execute(state, plan);
-        settleCall(state, plan.call.id, result.state);
+        settle(state, plan.call.id, result.state);
         return result;
       }),
     );
     group.items.forEach((plan, i) => results.set(plan.call.id, batchResults[i]!));
   }
-  endBatch(state, batch);
+  finishBatch(state, batch);
 
-  return calls.map((call): ToolMessage => {
+  return calls.map((call, index): ToolMessage => {
     const result = results.get(call.id)!;
     return {
       role: 'tool',
@@ -177,6 +166,7 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
       content: result.content,
       state: result.state,
       ...(result.blocks ? { blocks: result.blocks } : {}),
+      ...editOf(batch[index]!),
     };
   });
 }

@@ -1,6 +1,7 @@
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { importGraph, roomOf } from './import-graph';
-import { ALLOWED_ROOMS, importViolations } from './import-rules';
+import { ALLOWED_ROOMS, callRecordWrites, callsDoorViolations, circlesIn, importViolations } from './import-rules';
 
 const SRC = join(__dirname, '..', '..', 'src');
 
@@ -42,4 +43,33 @@ describe('the rooms of src/ and the application floor', () => {
       'entry → cli/run-cli: only the application floor (cli, demo) imports cli/',
     ]);
   });
+
+  test('workflows/calls/ owns the tool-call records: the rest of the workflow imports its door only and writes no record', () => {
+    expect(callsDoorViolations(imports)).toEqual([]);
+    expect(callRecordWrites(sources(SRC))).toEqual([]);
+    expect(callsDoorViolations([{ from: 'workflows/tool-step', specifier: './calls/phases', target: 'workflows/calls/phases', typeOnly: false }])).toHaveLength(1);
+    expect(
+      callRecordWrites(new Map([['workflows/tool-step', "const x = 1;\nrecord.phase = { name: 'queued' };\nif (record.phase === y) {}"]])),
+    ).toEqual(["workflows/tool-step:2: record.phase = { name: 'queued' };"]);
+  });
+
+  test('the workflow code has no circles of imports (type-only ones included)', () => {
+    expect(circlesIn(imports, 'workflows')).toEqual([]);
+    const circle = [
+      { from: 'workflows/a', specifier: './b', target: 'workflows/b', typeOnly: true },
+      { from: 'workflows/b', specifier: './a', target: 'workflows/a', typeOnly: false },
+    ];
+    expect(circlesIn(circle, 'workflows')).toEqual([['workflows/a', 'workflows/b']]);
+  });
 });
+
+function sources(src: string, dir = src): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) for (const [file, text] of sources(src, path)) found.set(file, text);
+    else if (name.endsWith('.ts')) found.set(relative(src, path).replace(/\.ts$/, ''), readFileSync(path, 'utf8'));
+  }
+  return found;
+}
+

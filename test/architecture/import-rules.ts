@@ -52,3 +52,66 @@ export function importViolations(imports: readonly SourceImport[]): string[] {
   }
   return problems;
 }
+
+/** The owner of tool-call records: only its own files import its insides, the rest its door (calls/index). */
+const CALLS = 'workflows/calls/';
+
+export function callsDoorViolations(imports: readonly SourceImport[]): string[] {
+  return imports
+    .filter(({ from, target }) => target?.startsWith(CALLS) && !from.startsWith(CALLS) && target !== `${CALLS}index`)
+    .map(({ from, target }) => `${from} → ${target}: only workflows/calls/ imports its insides; use workflows/calls (its index)`);
+}
+
+/** Writes of a call record's lifecycle (its phase, its answers, the run's list of records) outside calls/, as `file: line`. */
+export function callRecordWrites(files: ReadonlyMap<string, string>): string[] {
+  const write = /(?:\.(?:phase|answer|submission|askedAt|externalAt)|\bstate\.calls)\s*=(?!=)|\bwritable\(|\bmove\(/;
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (file.startsWith(CALLS) || !file.startsWith('workflows/')) continue;
+    text.split('\n').forEach((line, index) => {
+      if (write.test(line)) found.push(`${file}:${index + 1}: ${line.trim()}`);
+    });
+  }
+  return found;
+}
+
+/** The circles among files of one room (type-only imports count: they tie the files' meanings together). */
+export function circlesIn(imports: readonly SourceImport[], room: string): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const { from, target } of imports) {
+    if (roomOf(from) !== room || !target || roomOf(target) !== room || from === target) continue;
+    (edges.get(from) ?? edges.set(from, new Set()).get(from)!).add(target);
+  }
+  // Tarjan's strongly connected components; a component of more than one file is a circle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of edges.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) circles.push(component.sort());
+    }
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return circles;
+}

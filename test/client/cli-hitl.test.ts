@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { AgentClient } from '../../src/client/agent-client';
-import type { AgentRunResult, ApprovalDecision, PendingCall, SubmittedResult } from '../../src/common/run';
+import type { AgentRunResult, ApprovalDecision, SubmittedResult } from '../../src/common/run';
+import type { WaitingCall } from '../../src/common/contracts/published-waits';
 import type { ScriptedToolCall } from '../../src/testing/scripted-model-types';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
@@ -40,12 +41,12 @@ async function start(calls: ScriptedToolCall[]): Promise<string> {
   return (JSON.parse(out[0]) as { workflowId: string }).workflowId;
 }
 
-function waitForPendingCalls(id: string, count = 1): Promise<PendingCall[]> {
+function waitForPendingCalls(id: string, count = 1): Promise<WaitingCall[]> {
   return waitFor(async () => {
     const { code, out } = await runCliCaptured(['pending', id, '--json']);
     if (code !== 0) return undefined;
-    const [waiting] = JSON.parse(out[0]) as { pending: PendingCall[] }[];
-    return waiting.pending.length >= count ? waiting.pending : undefined;
+    const { calls } = JSON.parse(out[0]) as { calls: WaitingCall[] };
+    return calls.length >= count ? calls : undefined;
   }, `${count} waiting call(s) of ${id}`);
 }
 
@@ -110,13 +111,20 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
 
     const listed = await runCliCaptured(['pending', '--json']);
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.out[0])).toEqual(
+    // Read from the run's published memo: no state query, the arguments whole while they are small.
+    expect((JSON.parse(listed.out[0]) as { calls: WaitingCall[] }).calls).toEqual(
       expect.arrayContaining([
         {
           workflowId: id,
           agent: 'cli-shop',
-          status: 'awaiting_approval',
-          pending: [expect.objectContaining({ callId: call.callId, tool: 'refund', kind: 'approval', input: { order_id: 'P1', amount: 70 } })],
+          callId: call.callId,
+          tool: 'refund',
+          kind: 'approval',
+          since: call.since,
+          reason: expect.any(String),
+          suggestedRule: 'refund',
+          input: { order_id: 'P1', amount: 70 },
+          preview: '{"order_id":"P1","amount":70}',
         },
       ]),
     );

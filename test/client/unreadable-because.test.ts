@@ -1,5 +1,5 @@
 import { ServiceError } from '@temporalio/client';
-import { unreadableBecause } from '../../src/client/find-waiting-runs';
+import { unreadableBecause } from '../../src/client/unreadable-run';
 
 // gRPC status codes (the package is the Temporal client's, not ours to import).
 const status = { CANCELLED: 1, DEADLINE_EXCEEDED: 4, FAILED_PRECONDITION: 9 } as const;

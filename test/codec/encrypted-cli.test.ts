@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentRunResult, ApprovalDecision, PendingCall } from '../../src/common/run';
+import type { AgentRunResult, ApprovalDecision } from '../../src/common/run';
+import type { WaitingCall } from '../../src/common/contracts/published-waits';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
 import { runCliCaptured } from '../helpers/cli-capture';
@@ -51,8 +52,8 @@ describe('the CLI with encrypted payloads', () => {
     const [call] = await waitFor(async () => {
       const listed = await cli(['pending', workflowId, '--json'], { AGENT_ENCRYPTION_KEYS: keysVar(keys) });
       expect(listed.code).toBe(0);
-      const pending = (JSON.parse(listed.out[0]!) as { pending: PendingCall[] }[])[0]?.pending ?? [];
-      return pending.length > 0 ? pending : undefined;
+      const { calls } = JSON.parse(listed.out[0]!) as { calls: WaitingCall[] };
+      return calls.length > 0 ? calls : undefined;
     }, 'the refund to wait');
     expect(call).toMatchObject({ tool: 'refund', input: { order_id: secrets.refundArgument } });
 

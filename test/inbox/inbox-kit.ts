@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import type { AgentClient } from '../../src/client/agent-client';
-import { inboxToolSchemas } from '../../src/cli/inbox-tool-schemas';
 import { parseInboxAuth } from '../../src/inbox/inbox-auth';
 import { serveInbox, type InboxServer } from '../../src/inbox/inbox-server';
-import { itemPath } from '../../src/inbox/waiting-items';
-import { inboxAgents } from '../fixtures/inbox-agents';
+import { itemPath } from '../../src/inbox/inbox-calls';
 
 export const ALICE_TOKEN = 'alice-token-0123456789abcdef';
 export const BOB_TOKEN = 'bob-token-0123456789abcdef';
@@ -17,14 +15,13 @@ export function startInbox(client: AgentClient, taskQueue: string): Promise<Inbo
     client,
     port: 0,
     auth: parseInboxAuth({ tokens: [`alice=${ALICE_TOKEN}`, `bob=${BOB_TOKEN}`], basicAuth: [] }),
-    tools: inboxToolSchemas(inboxAgents),
     scope: `TaskQueue = '${taskQueue}'`,
     pollIntervalMs: 400,
   });
 }
 
 export function itemUrl(inbox: InboxServer, holderId: string, callId: string): string {
-  return `${inbox.url}${itemPath({ holderId, callId })}`;
+  return `${inbox.url}${itemPath({ workflowId: holderId, callId })}`;
 }
 
 /** The list's row of a call, once the list shows it. */

@@ -14,9 +14,11 @@ describe('the inbox: escaping, sign-in and form pieces', () => {
     const page = itemPage({
       holderId: 'run-1',
       callId: 'call_0_0',
-      item: { runId: 'run-1', holderId: 'run-1', agent: evil, topAgent: evil, callId: 'call_0_0', tool: evil, kind: 'approval', input: { note: evil }, reason: evil, since: new Date().toISOString() },
-      conversation: { messages: [{ role: 'user', content: evil }], index: 0, pages: 1 },
-      schema: { type: 'object', properties: { note: { type: 'string', description: evil } } },
+      open: {
+        call: { workflowId: 'run-1', agent: evil, top: { workflowId: evil, agent: evil }, callId: 'call_0_0', tool: evil, kind: 'approval', input: { note: evil }, preview: evil, reason: evil, since: new Date().toISOString() },
+        schema: { type: 'object', properties: { note: { type: 'string', description: evil } } },
+      },
+      conversation: { messages: [{ role: 'user', content: evil }], index: 0, pages: 1, calls: {} },
       identity: evil,
       csrf: 'token',
       webUiLink: 'http://ui/workflows/run-1',

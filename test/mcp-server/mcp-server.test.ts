@@ -122,8 +122,7 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     // list_pending goes through visibility, which may show the run's waiting status a moment after the run itself does.
     const call = await waitFor(async () => {
       const pending = await client.callTool({ name: 'list_pending', arguments: {} });
-      // A run whose state was not read in time is listed as unreadable (no tool): ask again.
-      return (pending.structuredContent as { items: { runId: string; callId: string; tool?: string }[] }).items.find((item) => item.runId === taskId && item.tool);
+      return (pending.structuredContent as { calls: { runId: string; callId: string; tool: string }[] }).calls.find((item) => item.runId === taskId);
     }, 'list_pending to show the call');
     expect(call).toMatchObject({ tool: 'refund', callId: 'call_0_0' });
     // The status notification comes while the run waits (the server reads the run's status each second).

@@ -2,7 +2,7 @@ import { emptyUsage } from '../../src/common/messages';
 import type { AgentRunResult, AgentWorkflowInput, CarriedState } from '../../src/common/run';
 import { AgentRegistry } from '../../src/toolkit/agent-registry';
 import { defineAgent } from '../../src/toolkit/define-agent';
-import { migrateCarriedAnswers } from '../../src/workflows/call-records';
+import { migrateCarriedAnswers } from '../../src/workflows/calls';
 import { initialMessages } from '../../src/workflows/run-state';
 import { refundsIssued, refundTool, shipTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';

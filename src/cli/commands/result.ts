@@ -3,7 +3,8 @@ import { requirePositional } from '../command';
 import { printJson } from '../cli-output';
 import { formatCost } from '../../text/format-event';
 import { describeRunFailure } from '../../client/run-failure';
-import { describePending, waitingState } from '../waiting-runs';
+import { describeWaitingCalls, waitingRunsLink, waitingState } from '../waiting-runs';
+import { waitingCallsOf } from '../../client/waiting-calls';
 
 /** `result` of a run that waits for a person: exit code 3, so a script can tell it from a failure. */
 export const WAITING_EXIT_CODE = 3;
@@ -28,7 +29,8 @@ export const resultCommand: CliCommand = {
         if (ctx.json) printJson(ctx.output, { workflowId: id, status: waiting.status, pending: waiting.pending });
         else {
           ctx.output.out(`Run ${id} is waiting for a person (${waiting.status}); result --wait waits for its end.`);
-          for (const line of describePending(id, waiting.pending, client.config)) ctx.output.out(line);
+          for (const line of describeWaitingCalls(waitingCallsOf(id, waiting))) ctx.output.out(line);
+          ctx.output.out(`Runs waiting in the Web UI: ${waitingRunsLink(client.config)}`);
         }
         return WAITING_EXIT_CODE;
       }

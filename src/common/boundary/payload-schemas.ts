@@ -103,6 +103,8 @@ const BUILDERS = {
 export type HandlerName = keyof typeof BUILDERS;
 export type PayloadSchema<H extends HandlerName> = ReturnType<(typeof BUILDERS)[H]>;
 export type Payload<H extends HandlerName> = z.output<PayloadSchema<H>>;
+/** A payload as its sender writes it (before the schema's defaults and transforms). */
+export type PayloadInput<H extends HandlerName> = z.input<PayloadSchema<H>>;
 
 export const HANDLER_NAMES = Object.keys(BUILDERS) as HandlerName[];
 

@@ -1,3 +1,5 @@
+import type { CallAnswer, WaitKind } from '../tool-call-record';
+
 /**
  * What a run tells the worker's webhooks about one of its calls: it started waiting for a person
  * (an approval or an external result), or it was answered. The run passes the call's arguments;
@@ -9,12 +11,12 @@ export interface WaitNotice {
   agent: string;
   callId: string;
   tool: string;
-  kind: 'approval' | 'external';
+  kind: WaitKind;
   input?: unknown;
   /** Why the permission engine asked (approvals). */
   reason?: string;
-  /** Answered: approved, denied or submitted, and by whom when the answer named someone. */
-  outcome?: 'approved' | 'denied' | 'submitted' | 'timed_out';
-  answeredBy?: string;
+  /** Answered: how, and by whom when the answer named someone (the call's CallAnswer). */
+  outcome?: CallAnswer['outcome'];
+  answeredBy?: CallAnswer['answeredBy'];
   at: string;
 }

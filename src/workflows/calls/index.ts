@@ -1,0 +1,14 @@
+/**
+ * The owner of the run's tool-call records: the only code that changes one. Its transitions are
+ * checked against one table (phases.ts), each returns the change it made (change.ts), and one
+ * function acts on a change in a fixed order (apply-change.ts); the views are in views.ts. The
+ * rest of the workflow code uses what this file exports and reads records only.
+ */
+export { beginBatch, migrateCarriedAnswers, recordOf, MAX_EARLY_ANSWERS } from './book';
+export { settle, startChecking, startRunning } from './batch';
+export { enterSubAgent } from './sub-agent-calls';
+export { askForResult, exitSubAgent, finishBatch, noteSubAgentWaiting, takeCheck } from './lifecycle';
+export { awaitApprovals, awaitExternalResult } from './waits';
+export { answerProblem, isUnseen, recordDecision, recordSubmission } from './answers';
+export { allPending, carriedRecords, ownPending, subAgentHolding, visibleRecords } from './views';
+export type { AskCall, GateOutcome } from './approval';

@@ -1,0 +1,24 @@
+import type { CarriedState } from '../common/run';
+import { carriedRecords } from './calls';
+import type { RunState } from './run-state';
+
+/** What continue-as-new carries of a run into the next one. */
+export function carryState(state: RunState): CarriedState {
+  return {
+    descriptor: state.descriptor,
+    messages: state.messages,
+    usage: state.usage,
+    cost: state.cost,
+    iterations: state.iterations,
+    activeGroups: state.activeGroups,
+    sessionRules: state.sessionRules,
+    events: state.events,
+    nextEventSeq: state.nextEventSeq,
+    calls: carriedRecords(state),
+    continuedRuns: state.continuedRuns + 1,
+    modelSeen: state.modelSeen,
+    ...(state.window ? { window: state.window } : {}),
+    ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
+  };
+}
+
