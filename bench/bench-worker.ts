@@ -6,7 +6,7 @@ import { createChatModel } from '../src/model/create-chat-model';
 import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
 import { agentBundleOptions } from '../src/worker/agent-bundle-options';
 import { AgentRegistry } from '../src/toolkit/agent-registry';
-import { benchAgent, BenchModels, delegateAgent, loopAgent, parallelAgent, readerAgent } from './bench-agents';
+import { benchAgent, BenchModels, delegateAgent, loopAgent, parallelAgent, parkedAgent, readerAgent } from './bench-agents';
 
 export interface BenchWorker {
   worker: Worker;
@@ -30,7 +30,7 @@ export async function startBenchWorker(options: {
   taskQueue: string;
   bundle: { code: string };
 }): Promise<BenchWorker> {
-  const registry = new AgentRegistry([benchAgent, loopAgent, parallelAgent, delegateAgent, readerAgent], { defaultModel: BenchModels.oneCall });
+  const registry = new AgentRegistry([benchAgent, loopAgent, parallelAgent, delegateAgent, readerAgent, parkedAgent], { defaultModel: BenchModels.oneCall });
   const activities = {
     ...createActivities({
       registry,

@@ -13,6 +13,7 @@
 //   BENCH_PARKED_MAX_CACHED  P3 worker's maxCachedWorkflows (the Temporal SDK's default)
 //   BENCH_PARKED_TIMEOUT     P3 longest wait for each phase, in seconds (600)
 //   BENCH_PARALLEL_RUNS      P5 runs (3)
+//   BENCH_WAITING            runs waiting at once in the waiting-calls part, comma-separated (1000,10000); or `--waiting N[,N…]`
 import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
 import { measureConversationTurns } from './conversation-turns';
@@ -35,6 +36,7 @@ import { selectedParts, type BenchPart } from './parts';
 import { printSummary, type SummaryRow } from './summary';
 import { measureThroughput } from './throughput';
 import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
+import { measureWaitingCalls, waitingCounts } from './waiting-calls';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findTemporalCli } = require('../scripts/temporal-cli.cjs');
@@ -61,7 +63,7 @@ function writeBundleFile(file: string, bundle: { code: string }): string {
 
 async function main(): Promise<void> {
   if (wantsClusterBench()) return runClusterBench();
-  const parts = selectedParts(process.env.BENCH_ONLY);
+  const parts = selectedParts(process.env.BENCH_ONLY ?? (process.argv.includes('--waiting') ? 'wait' : undefined));
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   console.log(`durable-agent bench: ${[...parts].join(', ')}; node ${process.version}; ${loadAverage()}`);
   const stateDir = mkdtempSync(join(tmpdir(), 'durable-agent-bench-'));
@@ -94,7 +96,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'wait'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -142,6 +144,17 @@ async function main(): Promise<void> {
         count: PARKED,
         phaseTimeoutMs: PARKED_TIMEOUT_S * 1000,
         bundleFile: writeBundleFile(join(stateDir, 'bench-bundle.js'), bundle!),
+      }),
+    );
+    await part('wait', () =>
+      measureWaitingCalls({
+        address: server.address,
+        connection: native,
+        modelUrl: model.baseURL,
+        bundle: bundle!,
+        serverPid: server.pid,
+        counts: waitingCounts(process.argv, process.env.BENCH_WAITING),
+        phaseTimeoutMs: PARKED_TIMEOUT_S * 1000 * 3,
       }),
     );
     printSummary(rows);

@@ -1,9 +1,12 @@
 import { runCli } from './run-cli';
 
-runCli(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    process.stderr.write(`${(error as Error).stack ?? error}\n`);
-    process.exit(1);
-  },
-);
+/** Exits once what was written reached stdout and stderr: a pipe's writes may still be queued, and exiting at once cuts the output short. */
+function exitWhenWritten(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+runCli(process.argv.slice(2)).then(exitWhenWritten, (error) => {
+  process.stderr.write(`${(error as Error).stack ?? error}\n`);
+  exitWhenWritten(1);
+});

@@ -11,9 +11,10 @@ export interface RunExecution {
   raw: temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
 }
 
-/** `RUNNING`, `COMPLETED`, … as the SDK names a workflow's status. */
+/** `RUNNING`, `COMPLETED`, `CANCELLED`, … as the SDK names a workflow's status (the protocol spells it CANCELED). */
 export function workflowStatusName(code: temporal.api.enums.v1.WorkflowExecutionStatus | null | undefined): string {
-  return (temporal.api.enums.v1.WorkflowExecutionStatus[code ?? 0] ?? 'UNSPECIFIED').replace(/^WORKFLOW_EXECUTION_STATUS_/, '');
+  const name = (temporal.api.enums.v1.WorkflowExecutionStatus[code ?? 0] ?? 'UNSPECIFIED').replace(/^WORKFLOW_EXECUTION_STATUS_/, '');
+  return name === 'CANCELED' ? 'CANCELLED' : name;
 }
 
 /**

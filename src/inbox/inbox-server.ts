@@ -22,7 +22,7 @@ import { listFiltersSchema } from './list-filters';
 import { itemsFragment, listPage } from './list-page';
 import { LiveUpdates, type LiveReading } from './live-updates';
 import { sendAnswer } from './send-answer';
-import { itemKey, itemPath, openCallOf, readInboxList, type OpenCall } from './inbox-calls';
+import { INBOX_PAGE_CALLS, itemKey, itemPath, openCallOf, readInboxList, type OpenCall } from './inbox-calls';
 
 export interface InboxOptions {
   client: AgentClient;
@@ -83,7 +83,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
   const csrf = new CsrfTokens();
   const scoped = (query: string) => (options.scope ? `(${options.scope}) AND ${query}` : query);
   const live = new LiveUpdates(async ({ firstPage, watched }): Promise<LiveReading> => {
-    const first = firstPage ? await client.waitingCalls({ pageSize: 100, ...(options.scope ? { query: options.scope } : {}) }) : undefined;
+    const first = firstPage ? await client.waitingCalls({ pageSize: INBOX_PAGE_CALLS, ...(options.scope ? { query: options.scope } : {}) }) : undefined;
     const holders = [...new Set(watched.map((key) => key.slice(0, key.lastIndexOf('/'))))];
     const read = holders.length > 0 ? await client.waitingCalls({ pageSize: holders.length, query: scoped(runsByIdFilter(holders)) }) : undefined;
     return { firstPage: (first?.calls ?? []).map(itemKey), waiting: new Set((read?.calls ?? []).map(itemKey)) };

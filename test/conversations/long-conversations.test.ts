@@ -65,7 +65,18 @@ describe('long conversations', () => {
     expect(parts * REPORT_CHARS).toBeGreaterThan(4 * 1024 * 1024);
     expect(await conversation.send('still with me?')).toMatchObject({ turn: 2, output: 'echo: still with me?' });
     const state = await conversation.run.state();
-    expect(state.messageCount).toBe(1 + 1 + 2 * parts + 1 + 2);
+    const total = 1 + 1 + 2 * parts + 1 + 2;
+    expect(state.messageCount).toBe(total);
+    // The state holds only the newest messages; the public paged read gives any range, the oldest included.
+    expect(state.messages.length).toBeLessThan(total);
+    const first = await conversation.messages({ from: 0, to: 3 });
+    expect(first).toMatchObject({ from: 0, to: 3, total });
+    expect(first.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant']);
+    expect(first.messages[1]).toMatchObject({ content: `reports ${parts}` });
+    const whole = await conversation.messages();
+    expect(whole.messages).toHaveLength(total);
+    expect(whole.messages[total - 1]).toMatchObject({ role: 'assistant', content: 'echo: still with me?' });
+    expect((await conversation.messages({ from: total - 2 })).messages).toEqual(whole.messages.slice(total - 2));
     expect(await conversation.end()).toMatchObject({ reason: 'ended', turns: 2 });
   }, 180_000);
 });

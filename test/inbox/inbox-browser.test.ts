@@ -69,10 +69,39 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     expect(shot.subarray(1, 4).toString()).toBe('PNG');
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.locator('.done').waitFor();
-    expect(await page.locator('[data-answered-by]').textContent()).toContain('approved by alice');
+    const answered = await page.locator('[data-answered-by]').textContent();
+    expect(answered).toContain('approved by alice');
+    // A time people read (UTC, to the minute, how long ago), not an ISO string.
+    expect(answered).toMatch(/\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC \(\d+s ago\)/);
+    expect(answered).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
 
     expect((await run.result()).output).toBe('Refunds: refunded 25 on ORD-11');
-    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ type: 'permission_decided', behavior: 'allow', answeredBy: 'alice' })]);
+    const edited = { order_id: 'ORD-11', amount: 25, note: 'partial: one item came back' };
+    // The decision's event records the arguments the call ran with.
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ type: 'permission_decided', behavior: 'allow', answeredBy: 'alice', input: edited })]);
+    // One's own answer is not "answered elsewhere", however long the page stays open.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await page.locator('#gone').isHidden()).toBe(true);
+    // The conversation marks the edit: who changed what.
+    await page.reload();
+    expect(await page.locator('[data-edit]').textContent()).toBe('Arguments changed before approval: amount 30 → 25, note (none) → "partial: one item came back", by alice');
+  });
+
+  test('the refusals and error pages speak the inbox\'s words: a run that ended, a page that does not exist', async () => {
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-21');
+    await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    await page.locator('[name="arg:amount"]').waitFor();
+    await run.cancel();
+    await waitFor(async () => ((await run.execution()).status === 'CANCELLED' ? true : undefined), 'the run to end');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Approve', exact: true }).click()]);
+    expect(refused.status()).toBe(409);
+    const refusal = await page.locator('[data-refusal]').textContent();
+    expect(refusal).toBe('The run has ended, so this call no longer waits: nothing was sent.');
+    expect(await page.content()).not.toContain('workflow execution already completed');
+
+    const missing = await page.goto(`${inbox.url}/no-such-page`);
+    expect(missing?.status()).toBe(404);
+    expect(await page.locator('header').textContent()).not.toContain('signed in as');
   });
 
   test("an edit the tool's schema refuses is shown at its field and nothing is sent; one only the run refuses comes back inline", async () => {
@@ -235,6 +264,33 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     expect(earliest[1]).toContain('→ lookup {"order_id":"ORD-L0"}');
     await run.cancel();
   });
+
+  test('every waiting call is reachable: the list goes on page by page, and a call far down opens from its link', async () => {
+    const runs = await Promise.all(Array.from({ length: 55 }, (_, index) => env.client.start('inbox-refunds', { prompt: `Refund ORD-P${index}`, userId: 'paging' })));
+    const calls = await Promise.all(runs.map(async (run) => ({ run, call: (await waitForPending(run, 1, 60_000)).pending[0]! })));
+    const shown = new Set<string>();
+    await waitFor(
+      async () => {
+        shown.clear();
+        await page.goto(`${inbox.url}/?user=paging`);
+        for (;;) {
+          for (const row of await page.locator('tr[data-run]').all()) shown.add(`${await row.getAttribute('data-run')}/${await row.getAttribute('data-call')}`);
+          const next = page.locator('[data-next]');
+          if ((await next.count()) === 0) break;
+          await next.click();
+        }
+        return shown.size === calls.length ? true : undefined;
+      },
+      'every call of the 55 runs on some page',
+      60_000,
+    );
+    expect([...shown].sort()).toEqual(calls.map(({ run, call }) => `${run.workflowId}/${call.callId}`).sort());
+    // The first run's call, wherever it is listed, opens from its own address with its form.
+    const first = calls[0]!;
+    await page.goto(itemUrl(inbox, first.run.workflowId, first.call.callId));
+    expect(await page.locator('[name="arg:order_id"]').inputValue()).toBe('ORD-P0');
+    await Promise.all(runs.map((run) => run.cancel()));
+  }, 180_000);
 
   test('the list updates live when a new run starts waiting', async () => {
     await page.goto(`${inbox.url}/`);

@@ -184,6 +184,24 @@ describe('webhooks: the worker tells a receiver when a call waits and when it is
     expect(new Set(caps)).toEqual(new Set([0]));
   });
 
+  test('the answered notice reaches a receiver that failed once although the run ends right after the answer', async () => {
+    // The waiting notice goes through; the answered one fails once, and the run ends before its retry.
+    const flaky = await receiver((index) => (index === 1 ? 500 : 200));
+    const { client } = await worker({ webhooks: [{ url: flaky.url }] });
+    const run = await client.start('notified', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    await waitFor(async () => flaky.posts[0], 'the waiting notice');
+    await run.approve(pending[0]!.callId, { answeredBy: 'alice' });
+    expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
+    const delivered = await waitFor(async () => flaky.posts[2], 'the answered notice delivered after the run ended', 30_000);
+    expect(delivered.body).toMatchObject({ type: 'call.answered', workflowId: run.workflowId, callId: pending[0]!.callId, outcome: 'approved', answeredBy: 'alice' });
+    expect(flaky.posts[1]!.raw).toBe(delivered.raw);
+    // The run handed it to a workflow of its own, which outlived it.
+    const handover = client.client.workflow.getHandle(`${run.workflowId}/notices/${(await run.execution()).raw.workflowExecutionInfo!.execution!.runId}`);
+    await handover.result();
+    expect((await handover.describe()).status.name).toBe('COMPLETED');
+  });
+
   test('a retry sends only to the webhooks not reached yet', async () => {
     const steady = await receiver();
     const flaky = await receiver((index) => (index < 2 ? 500 : 200));

@@ -16,12 +16,13 @@ function pageSizeOf(text: string | undefined): number | undefined {
 }
 
 /** One page when asked for one (--page-size or --page-token), otherwise every page. */
-async function readPages(client: AgentClient, pageSize: number | undefined, pageToken: string | undefined): Promise<WaitingCallsPage> {
-  if (pageSize !== undefined || pageToken !== undefined) return client.waitingCalls({ ...(pageSize ? { pageSize } : {}), ...(pageToken ? { pageToken } : {}) });
+async function readPages(client: AgentClient, query: string | undefined, pageSize: number | undefined, pageToken: string | undefined): Promise<WaitingCallsPage> {
+  const scope = query ? { query } : {};
+  if (pageSize !== undefined || pageToken !== undefined) return client.waitingCalls({ ...scope, ...(pageSize ? { pageSize } : {}), ...(pageToken ? { pageToken } : {}) });
   const all: WaitingCallsPage = { calls: [], unreadable: [] };
   let token: string | undefined;
   do {
-    const page = await client.waitingCalls({ pageSize: MAX_WAITING_PAGE_SIZE, ...(token ? { pageToken: token } : {}) });
+    const page = await client.waitingCalls({ ...scope, pageSize: MAX_WAITING_PAGE_SIZE, ...(token ? { pageToken: token } : {}) });
     all.calls.push(...page.calls);
     all.unreadable.push(...page.unreadable);
     token = page.nextPageToken;
@@ -31,7 +32,7 @@ async function readPages(client: AgentClient, pageSize: number | undefined, page
 
 export const pendingCommand: CliCommand = {
   name: 'pending',
-  usage: 'pending [ID] [--page-size N] [--page-token TOKEN] [--json]',
+  usage: 'pending [ID] [--query QUERY] [--page-size N] [--page-token TOKEN] [--json]',
   summary: 'Calls waiting for a person (approval or external result), with call ids, tools, arguments and the commands that answer them.',
   details:
     'Without ID: every waiting call of the namespace, read from visibility, where each run publishes the calls it\n' +
@@ -44,17 +45,19 @@ export const pendingCommand: CliCommand = {
     '--json prints { calls: [{ workflowId, agent, callId, tool, kind, since, reason?, suggestedRule?, input?, preview, startedBy?, top? }],\n' +
     '  unreadable: [{ workflowId, agent, status, unreadable: { reason, message } }], nextPageToken? }.',
   options: {
+    query: { type: 'string', valueName: 'QUERY', description: "a visibility query that narrows the runs, e.g. \"TaskQueue = 'support'\"" },
     'page-size': { type: 'string', valueName: 'N', description: `read one page of this many waiting runs (at most ${MAX_WAITING_PAGE_SIZE})` },
     'page-token': { type: 'string', valueName: 'TOKEN', description: 'read the page after the one that printed this token' },
   },
-  examples: ['pending', 'pending --page-size 50 --json', 'pending support-ab12cd34 --json'],
+  examples: ['pending', "pending --query \"TaskQueue = 'support'\"", 'pending --page-size 50 --json', 'pending support-ab12cd34 --json'],
   async run(ctx) {
     const pageSize = pageSizeOf(stringOption(ctx, 'page-size'));
     const pageToken = stringOption(ctx, 'page-token');
     const id = ctx.positionals[0];
-    if (id && (pageSize !== undefined || pageToken !== undefined)) throw new UsageError('--page-size and --page-token list every waiting run: give no ID with them');
+    const query = stringOption(ctx, 'query');
+    if (id && (pageSize !== undefined || pageToken !== undefined || query !== undefined)) throw new UsageError('--query, --page-size and --page-token list every waiting run: give no ID with them');
     const client = await ctx.connect();
-    const found: WaitingCallsPage = id ? { calls: waitingCallsOf(id, await client.get(id).state()), unreadable: [] } : await readPages(client, pageSize, pageToken);
+    const found: WaitingCallsPage = id ? { calls: waitingCallsOf(id, await client.get(id).state()), unreadable: [] } : await readPages(client, query, pageSize, pageToken);
     const code = found.unreadable.length > 0 ? UNREADABLE_EXIT_CODE : 0;
     if (ctx.json) {
       printJson(ctx.output, found);
@@ -65,7 +68,7 @@ export const pendingCommand: CliCommand = {
     for (const run of found.unreadable) {
       ctx.output.out(`${run.workflowId}  ${run.status ?? '?'}  unreadable (${run.unreadable.reason}): ${run.unreadable.message}`);
     }
-    if (found.nextPageToken) ctx.output.out(`More wait: pending --page-size ${pageSize ?? 100} --page-token ${found.nextPageToken}`);
+    if (found.nextPageToken) ctx.output.out(`More wait: pending${query ? ` --query "${query}"` : ''} --page-size ${pageSize ?? 100} --page-token ${found.nextPageToken}`);
     if (found.calls.length > 0 || found.unreadable.length > 0) ctx.output.out(`Runs waiting in the Web UI: ${waitingRunsLink(client.config)}`);
     if (code !== 0) {
       const count = found.unreadable.length;
