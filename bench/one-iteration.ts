@@ -20,7 +20,15 @@ const SERVER_CPU_TARGET = 1.15;
  * the tool runs, the model answers — alternating, so both see the same machine state. CPU of the
  * bench process (which runs the worker) and of the server is summed per kind.
  */
-export async function measureOneIteration(options: { client: Client; taskQueue: string; warmup: number; rounds: number; serverPid: number }): Promise<SummaryRow[]> {
+export async function measureOneIteration(options: {
+  client: Client;
+  taskQueue: string;
+  warmup: number;
+  rounds: number;
+  serverPid: number;
+  /** An earlier release's agent workflow on a worker of its own task queue in this process: (c), compared with (b). */
+  release?: { name: string; taskQueue: string };
+}): Promise<SummaryRow[]> {
   const { client, taskQueue } = options;
   let n = 0;
   const floorIds: string[] = [];
@@ -32,12 +40,12 @@ export async function measureOneIteration(options: { client: Client; taskQueue: 
     await client.workflow.execute('floorWorkflow', { taskQueue, workflowId, args: [] });
     return performance.now() - t;
   };
-  const agent = async () => {
+  const agentOn = (queue: string) => async () => {
     const t = performance.now();
     const workflowId = `agent-${n++}`;
-    agentIds.push(workflowId);
+    if (queue === taskQueue) agentIds.push(workflowId);
     const result: AgentRunResult = await client.workflow.execute('agentWorkflow', {
-      taskQueue,
+      taskQueue: queue,
       workflowId,
       args: [agentInput('bench', 'go')],
       ...agentStartAttributes('bench'),
@@ -45,14 +53,17 @@ export async function measureOneIteration(options: { client: Client; taskQueue: 
     if (result.output !== 'done') throw new Error('unexpected agent result');
     return performance.now() - t;
   };
+  const agent = agentOn(taskQueue);
+  const released = options.release ? agentOn(options.release.taskQueue) : undefined;
 
-  for (let i = 0; i < options.warmup; i++) await Promise.all([floor(), agent()]);
+  for (let i = 0; i < options.warmup; i++) await Promise.all([floor(), agent(), ...(released ? [released()] : [])]);
   floorIds.length = 0;
   agentIds.length = 0;
   const a: number[] = [];
   const b: number[] = [];
-  const cpu = { floor: { workerMs: 0, serverMs: 0 }, agent: { workerMs: 0, serverMs: 0 } };
-  const measured = async (kind: 'floor' | 'agent', run: () => Promise<number>) => {
+  const c: number[] = [];
+  const cpu = { floor: { workerMs: 0, serverMs: 0 }, agent: { workerMs: 0, serverMs: 0 }, release: { workerMs: 0, serverMs: 0 } };
+  const measured = async (kind: 'floor' | 'agent' | 'release', run: () => Promise<number>) => {
     const { value, workerMs, serverMs } = await cpuAround(options.serverPid, run);
     cpu[kind].workerMs += workerMs;
     cpu[kind].serverMs += serverMs;
@@ -61,6 +72,7 @@ export async function measureOneIteration(options: { client: Client; taskQueue: 
   for (let i = 0; i < options.rounds; i++) {
     a.push(await measured('floor', floor));
     b.push(await measured('agent', agent));
+    if (released) c.push(await measured('release', released));
   }
   const perRun = (ms: number) => ms / options.rounds;
   const workerRatio = cpu.agent.workerMs / cpu.floor.workerMs;
@@ -72,6 +84,22 @@ export async function measureOneIteration(options: { client: Client; taskQueue: 
   console.log(`(a) floor, 3 no-op activities:   median ${ma.toFixed(1)} ms  (p90 ${percentile(a, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.floor.workerMs).toFixed(1)} ms, server ${perRun(cpu.floor.serverMs).toFixed(1)} ms`);
   console.log(`(b) one agent iteration:         median ${mb.toFixed(1)} ms  (p90 ${percentile(b, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.agent.workerMs).toFixed(1)} ms, server ${perRun(cpu.agent.serverMs).toFixed(1)} ms`);
   console.log(`ratio b/a: ${(mb / ma).toFixed(2)}  (target ≤ ${TARGET}); CPU b/a: worker ${workerRatio.toFixed(2)} (target ≤ ${WORKER_CPU_TARGET}), server ${serverRatio.toFixed(2)} (target ≤ ${SERVER_CPU_TARGET}); ${loadAverage()}`);
+  const releaseRows: SummaryRow[] = [];
+  if (options.release) {
+    const releaseRatio = cpu.agent.workerMs / cpu.release.workerMs;
+    console.log(
+      `(c) one agent iteration, ${options.release.name}'s workflow code: median ${median(c).toFixed(1)} ms; CPU per run: worker ${perRun(cpu.release.workerMs).toFixed(1)} ms, server ${perRun(cpu.release.serverMs).toFixed(1)} ms`,
+    );
+    console.log(`worker CPU per iteration, this release / ${options.release.name}: ${releaseRatio.toFixed(2)}  (target ≤ 1.00 within noise)`);
+    releaseRows.push({
+      part: 'P1',
+      figure: `worker CPU per iteration / ${options.release.name}'s (same worker process, alternating)`,
+      value: `${releaseRatio.toFixed(2)} (${perRun(cpu.agent.workerMs).toFixed(1)} vs ${perRun(cpu.release.workerMs).toFixed(1)} ms)`,
+      target: '≤ 1.00',
+      met: releaseRatio <= 1.03,
+      load: loadavg()[0],
+    });
+  }
   console.log(`worker process RSS: ${mib(rss)}`);
   // Where the time goes, from the runs' histories (medians per run).
   const floorHops = await medianHops(client, floorIds);
@@ -91,5 +119,6 @@ export async function measureOneIteration(options: { client: Client; taskQueue: 
     { part: 'P1', figure: 'worker CPU per iteration / floor', value: workerRatio.toFixed(2), target: `≤ ${WORKER_CPU_TARGET}`, met: workerRatio <= WORKER_CPU_TARGET, load },
     { part: 'P1', figure: 'server CPU per iteration / floor', value: serverRatio.toFixed(2), target: `≤ ${SERVER_CPU_TARGET}`, met: serverRatio <= SERVER_CPU_TARGET, load },
     { part: 'P1', figure: "the iteration's hops at the floor's cost / floor", value: hopsRatio.toFixed(2), target: '', load },
+    ...releaseRows,
   ];
 }

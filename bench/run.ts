@@ -37,6 +37,10 @@ import { printSummary, type SummaryRow } from './summary';
 import { measureThroughput } from './throughput';
 import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
 import { measureWaitingCalls, waitingCounts } from './waiting-calls';
+import { bundleReleaseWorkflows, type Release } from './release-bundle';
+
+/** The release whose workflow code P1 runs beside this one's. */
+const PREVIOUS_RELEASE: Release = '0.5.0';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findTemporalCli } = require('../scripts/temporal-cli.cjs');
@@ -102,9 +106,18 @@ async function main(): Promise<void> {
 
     await part('p1', async () => {
       const worker = await benchWorker();
+      const previous = await startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: `${TASK_QUEUE}-${PREVIOUS_RELEASE}`, bundle: await bundleReleaseWorkflows(PREVIOUS_RELEASE) });
       try {
-        return await measureOneIteration({ client, taskQueue: TASK_QUEUE, warmup: WARMUP, rounds: ROUNDS, serverPid: server.pid });
+        return await measureOneIteration({
+          client,
+          taskQueue: TASK_QUEUE,
+          warmup: WARMUP,
+          rounds: ROUNDS,
+          serverPid: server.pid,
+          release: { name: PREVIOUS_RELEASE, taskQueue: `${TASK_QUEUE}-${PREVIOUS_RELEASE}` },
+        });
       } finally {
+        await previous.stop();
         await worker.stop();
       }
     });
