@@ -276,8 +276,7 @@ describe("the README's first agent, from the installed package", () => {
         const workflowId = await waitFor(async () => /^Started (\S+)$/m.exec(watched)?.[1], 'the run to start');
         const pending = await waitFor(async () => {
           const listed = await runCommand(bin, ['pending', workflowId, '--json'], { cwd: project, env });
-          const runs = listed.code === 0 ? (JSON.parse(listed.stdout) as Array<{ pending: Array<{ callId: string; tool: string }> }>) : [];
-          return runs[0]?.pending[0];
+          return listed.code === 0 ? (JSON.parse(listed.stdout) as { calls: Array<{ callId: string; tool: string }> }).calls[0] : undefined;
         }, 'the refund to wait', 60_000);
         expect(pending.tool).toBe('request_refund');
         await mustRun(bin, ['approve', workflowId, pending.callId], { cwd: project, env });
@@ -345,8 +344,7 @@ describe('durable-agent init, from the installed package', () => {
       const started = JSON.parse(await mustRun(bin(), ['start', '--agent', 'support', '--prompt', 'Refund A-7', '--json'], { cwd: app, env })) as { workflowId: string };
       const pending = await waitFor(async () => {
         const listed = await runCommand(bin(), ['pending', started.workflowId, '--json'], { cwd: app, env });
-        const runs = listed.code === 0 ? (JSON.parse(listed.stdout) as Array<{ pending: Array<{ callId: string; tool: string }> }>) : [];
-        return runs[0]?.pending[0];
+        return listed.code === 0 ? (JSON.parse(listed.stdout) as { calls: Array<{ callId: string; tool: string }> }).calls[0] : undefined;
       }, 'the refund to wait');
       expect(pending.tool).toBe('refund');
       await mustRun(bin(), ['approve', started.workflowId, pending.callId], { cwd: app, env });

@@ -141,7 +141,7 @@ describe('nothing from outside can break a run', () => {
     expect(details).toContain(`durable-agent deny ${run.workflowId} ${refundB}`);
     expect(details).not.toContain(refundA);
     const pending = await runCliCaptured(['pending', run.workflowId, '--json', ...cliConnection()]);
-    expect(JSON.parse(pending.out.join('\n'))[0].pending.map((p: { callId: string }) => p.callId).sort()).toEqual([refundB, ship].sort());
+    expect(JSON.parse(pending.out.join('\n')).calls.map((p: { callId: string }) => p.callId).sort()).toEqual([refundB, ship].sort());
     expect((await run.eventsAfter(0)).filter((e) => e.type === 'permission_decided').map((e) => (e as { callId: string }).callId)).toEqual([refundA]);
     expect(await updateError(run, 'decide', { callId: refundA, approved: false })).toBe(`tool call '${refundA}' was already decided`);
 
