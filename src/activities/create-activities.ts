@@ -12,6 +12,7 @@ import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { notifyWaitActivity } from './notify-wait';
 import type { NotificationConfig } from './notify/webhook-config';
 import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
+import { ServedAgents, type RefusalReporter } from './served-agent';
 
 export interface ActivityDeps {
   registry: AgentRegistry;
@@ -23,6 +24,8 @@ export interface ActivityDeps {
   tracing?: ActivityTracing;
   /** Webhooks told when calls wait and are answered; none when undefined. */
   notifications?: NotificationConfig;
+  /** Tells a run that this worker left one of its steps to another (it serves another agents module). */
+  refusals?: RefusalReporter;
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -32,13 +35,15 @@ export function createActivities(deps: ActivityDeps) {
   const cache = new ConversationCache();
   // What the tool activities returned, for the model calls that name it (tool-result-references.ts).
   const toolResults = new ToolResultCache();
+  // Every step of a run is this worker's only when it serves the run's agent (see served-agent.ts).
+  const agents = new ServedAgents(deps.registry, deps.refusals);
   return {
-    describeAgent: describeAgentActivity(deps.registry, (deps.notifications?.webhooks.length ?? 0) > 0),
-    callModel: callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults),
-    compactConversation: compactConversationActivity(deps.model, deps.conversations, cache),
-    prepareToolCalls: prepareToolCallsActivity(deps.registry),
-    validateEditedInput: validateEditedInputActivity(deps.registry),
-    executeTool: executeToolActivity(deps.registry, middleware, deps.tracing, toolResults),
+    describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0),
+    callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults)),
+    compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
+    prepareToolCalls: prepareToolCallsActivity(agents),
+    validateEditedInput: validateEditedInputActivity(agents),
+    executeTool: executeToolActivity(agents, middleware, deps.tracing, toolResults),
     notifyWait: notifyWaitActivity(deps.notifications),
   };
 }

@@ -1,7 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../common/failures';
-import type { AgentRegistry } from '../toolkit/agent-registry';
 import type { ToolContext } from '../toolkit/define-tool';
 import { RetryableToolError, ToolSuspendedError } from '../toolkit/tool-errors';
 import { describeThrown } from '../toolkit/describe-thrown';
@@ -10,7 +9,7 @@ import type { ExecuteToolInput, ExecuteToolOutput, RanToolOutput, ToolCallResult
 import { prepareOne } from './prepare-tool-calls';
 import { runAttempt, type AttemptControls } from './step-attempt';
 import type { ToolResultCache } from './tool-result-cache';
-import { requireAgent } from './describe-agent';
+import type { ServedAgents } from './served-agent';
 import { composeMiddleware, type Middleware, type ToolCallInfo } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { observeToolCall } from '../telemetry/observe-tool-call';
@@ -26,7 +25,7 @@ function isApplicationFailure(error: unknown): error is ApplicationFailure {
   return error instanceof ApplicationFailure;
 }
 
-export function executeToolActivity(registry: AgentRegistry, middleware: Middleware[], tracing?: ActivityTracing, toolResults?: ToolResultCache) {
+export function executeToolActivity(agents: ServedAgents, middleware: Middleware[], tracing?: ActivityTracing, toolResults?: ToolResultCache) {
   const steps = middleware.flatMap((m) => (m.onToolCall ? [m.onToolCall.bind(m)] : []));
 
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
@@ -36,7 +35,7 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
       if (!input.check) return executeOnce(input, controls);
       // Checked here rather than in a local activity of its own: one activity for a call the rules allow.
       const { call, mode, sessionRules } = input.check;
-      const prepared = await prepareOne(requireAgent(registry, input.agent), call, { mode, sessionRules, runtime: input.runtime, onMissing: 'fail' });
+      const prepared = await prepareOne(agents.require(input.agent), call, { mode, sessionRules, runtime: input.runtime, onMissing: 'fail' });
       if (prepared.outcome !== 'run') return { kind: 'checked', prepared };
       return { kind: 'checked', prepared, ran: await executeOnce({ ...input, input: prepared.input }, controls) };
     });
@@ -44,7 +43,7 @@ export function executeToolActivity(registry: AgentRegistry, middleware: Middlew
 
   async function executeOnce(input: ExecuteToolInput, controls: AttemptControls): Promise<RanToolOutput> {
     const activity = Context.current();
-    const agent = requireAgent(registry, input.agent);
+    const agent = agents.require(input.agent);
     const tool = agent.toolkit.get(input.tool);
     if (!tool?.execute) {
       const why = tool ? 'it has no execute function here' : 'it is not registered here; is its MCP server connected?';

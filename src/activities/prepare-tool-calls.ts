@@ -4,12 +4,12 @@ import type { ToolCall } from '../common/messages';
 import type { PermissionDecision, PermissionMode } from '../common/permissions';
 import type { RuntimeContext } from '../common/runtime';
 import { evaluatePermission } from '../permissions';
-import type { AgentRegistry, RegisteredAgent } from '../toolkit/agent-registry';
+import type { RegisteredAgent } from '../toolkit/agent-registry';
 import type { RegisteredTool } from '../toolkit/registered-tool';
 import { errorResult } from '../toolkit/tool-result';
 import { parseToolArguments } from '../toolkit/validate-input';
 import type { PreparedCall, PrepareToolCallsInput, ValidateEditedInputInput, ValidateEditedInputOutput } from '../common/contracts/tool-calls';
-import { requireAgent } from './describe-agent';
+import type { ServedAgents } from './served-agent';
 
 /** Model input (or a person's edited input) with the agent's presets merged over it: the preset wins. */
 export function parseAndValidate(
@@ -83,20 +83,24 @@ export async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: 
   return { ...base, outcome: 'run', input: validated.input, decision };
 }
 
-export function prepareToolCallsActivity(registry: AgentRegistry) {
+export function prepareToolCallsActivity(agents: ServedAgents) {
   return async function prepareToolCalls(input: PrepareToolCallsInput): Promise<PreparedCall[]> {
-    const agent = requireAgent(registry, input.agent);
+    // The local check on a worker that serves another agents module: the task queue's workers check instead.
+    if (input.onMissing === 'report' && !agents.serves(input.agent)) return input.calls.map((call) => ({ callId: call.id, tool: call.name, outcome: 'unavailable' }));
+    const agent = agents.require(input.agent);
     const prepared: PreparedCall[] = [];
     for (const call of input.calls) prepared.push(await prepareOne(agent, call, input));
     return prepared;
   };
 }
 
-export function validateEditedInputActivity(registry: AgentRegistry) {
+export function validateEditedInputActivity(agents: ServedAgents) {
   return async function validateEditedInput(input: ValidateEditedInputInput): Promise<ValidateEditedInputOutput> {
-    const agent = requireAgent(registry, input.agent);
+    const agent = agents.require(input.agent);
     const tool = agent.toolkit.get(input.tool);
-    if (!tool) return { ok: false, message: `Tool not found: ${input.tool}` };
+    if (!tool) {
+      throw ApplicationFailure.retryable(`Tool '${input.tool}' of agent '${input.agent}' is not available on this worker (is its MCP server connected?).`, FailureTypes.toolUnavailable);
+    }
     if (typeof input.input !== 'object' || input.input === null || Array.isArray(input.input)) {
       return { ok: false, message: `Edited input for '${input.tool}' must be a JSON object.` };
     }

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ownFailuresIn, type AttemptBudget } from '../common/contracts/attempt-budget';
+import { FailureTypes } from '../common/failures';
 
 export interface StepAttemptOptions {
   /** Absent in calls scheduled before budgets existed: Temporal's own attempt cap applies to them. */
@@ -22,6 +23,11 @@ export interface AttemptControls {
   heartbeat(details?: Record<string, unknown>): void;
   /** A sign of progress: resets the idle limit. */
   touch(): void;
+}
+
+/** A worker that does not serve the run's agent is never the step's failure, whatever the step. */
+function isUncounted(type: string, options: StepAttemptOptions): boolean {
+  return type === FailureTypes.notServedHere || (options.uncounted?.includes(type) ?? false);
 }
 
 /** Often enough that a busy event loop or a slow server round trip never lets a healthy worker time out. */
@@ -83,7 +89,7 @@ export async function runAttempt<T>(options: StepAttemptOptions, work: (controls
   } catch (error) {
     const failure = overrun ?? error;
     if (!budget || failure instanceof CancelledFailure || ctx.cancellationSignal.aborted) throw failure;
-    if (failure instanceof ApplicationFailure && (failure.nonRetryable || (failure.type && options.uncounted?.includes(failure.type)))) throw failure;
+    if (failure instanceof ApplicationFailure && (failure.nonRetryable || (failure.type && isUncounted(failure.type, options)))) throw failure;
     const failures = previous + 1;
     beat(failures);
     const message = failure instanceof Error ? failure.message : String(failure);

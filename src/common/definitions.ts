@@ -24,12 +24,16 @@ export interface SubAgentWaitingReport {
   pending: PendingCall[];
 }
 
+/** A worker left a step of the run to another: it does not serve the run's agent (sent by that worker). */
+export type WorkerRefusal = PayloadInput<'workerRefused'>;
+
 export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const denySignal = defineSignal<[DenyRequest]>('deny');
 export const approveAllSignal = defineSignal<[ApproveAllRequest?]>('approveAll');
 export const submitToolResultSignal = defineSignal<[SubmitToolResultRequest]>('submitToolResult');
 export const setGroupsSignal = defineSignal<[SetGroupsRequest]>('setGroups');
 export const subAgentWaitingSignal = defineSignal<[SubAgentWaitingReport]>('subAgentWaiting');
+export const workerRefusedSignal = defineSignal<[WorkerRefusal]>('workerRefused');
 
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideRequest]>('decide');
 export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolResultRequest]>('submitToolResultUpdate');

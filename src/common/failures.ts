@@ -22,6 +22,13 @@ export const FailureTypes = {
   stepTimeout: 'Agent.StepTimeout',
   /** The worker that got the call lacks the tool (e.g. its MCP server is not connected). */
   toolUnavailable: 'Tool.Unavailable',
+  /**
+   * The worker that got a step does not serve the run's agent (a fleet of several agents modules on
+   * one task queue): retried until a worker that does takes it, and never counted as the step's failure.
+   */
+  notServedHere: 'Agent.NotServedHere',
+  /** No worker of the task queue took up the run's agent within the time a run waits for one. */
+  noWorkerServes: 'Agent.NoWorkerServes',
   /** An update answered a call that waits in a sub-agent run; its details hold that run's workflow id. */
   heldBySubAgent: 'Agent.HeldBySubAgent',
 } as const;

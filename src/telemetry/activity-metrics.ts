@@ -19,3 +19,8 @@ export function recordModelCall(model: string, outcome: 'success' | 'error', lat
 export function recordToolCall(tool: string, outcome: string): void {
   Context.current().metricMeter.createCounter(AgentMetric.toolCalls, 'calls', 'Tool executions (each attempt), by tool and outcome').add(1, { tool, outcome });
 }
+
+/** A step this worker left to another because it does not serve the run's agent. */
+export function recordRefusedStep(agent: string, activity: string): void {
+  Context.current().metricMeter.createCounter(AgentMetric.stepsRefused, 'steps', "Steps a worker left to another because it does not serve the run's agent, by agent and activity").add(1, { agent, activity });
+}

@@ -6,4 +6,5 @@ export const AgentMetric = {
   toolCalls: 'durable_agent_tool_calls',
   permissionDecisions: 'durable_agent_permission_decisions',
   runsAwaitingApproval: 'durable_agent_runs_awaiting_approval',
+  stepsRefused: 'durable_agent_steps_refused',
 } as const;

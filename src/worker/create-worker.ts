@@ -3,6 +3,8 @@ import { bundlerLogger } from './bundler-logger';
 import type { DataConverter, Logger } from '@temporalio/common';
 import type { ChatModelPort } from '../common/contracts/model-call';
 import { createActivities } from '../activities/create-activities';
+import { workerRefusedSignal } from '../common/definitions';
+import { fleetIdentity, foreignPollers, type ForeignPoller } from './fleet-identity';
 import { notificationConfigFromEnv, parseNotificationConfig, type NotificationConfig, type NotificationConfigInput } from '../activities/notify/webhook-config';
 import { queryConversationReader } from '../activities/query-conversation-reader';
 import { Client } from '@temporalio/client';
@@ -102,9 +104,22 @@ export interface AgentWorker {
    * metrics, tracing and encryption (a key id, never key material).
    */
   describe(): string;
+  /**
+   * Warnings about the task queue: other workers polling it serve other agents (a fleet of several
+   * agents modules on one queue works, but each step may first reach a worker that leaves it to another).
+   */
+  fleetWarnings(): Promise<string[]>;
   /** Runs until shutdown() or a signal; closes what the worker opened. */
   run(): Promise<void>;
   shutdown(): void;
+}
+
+function fleetWarning(taskQueue: string, agents: string[], other: ForeignPoller): string {
+  return (
+    `Task queue '${taskQueue}' is shared with worker ${other.identity}, which serves ${other.agents.join(', ') || 'no agent'} (this one: ${agents.join(', ')}). ` +
+    `Runs still work: a step that reaches a worker without its agent is left to one that has it, but it costs retries. ` +
+    `Give each agents module a task queue of its own (TEMPORAL_TASK_QUEUE) unless they serve the same agents.`
+  );
 }
 
 function defaultModel(config: WorkerConfig): ChatModelPort {
@@ -154,11 +169,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     },
   });
   let ownConnection: NativeConnection | undefined;
+  let nativeConnection: NativeConnection;
   let worker: Worker;
   try {
     registry = new AgentRegistry(options.agents, { defaultModel: config.defaultModel, warn: log, ...tools.registryOptions });
     ownConnection = temporal.settings ? await connectNative(temporal.settings) : undefined;
-    const nativeConnection = options.connection ?? ownConnection!;
+    nativeConnection = options.connection ?? ownConnection!;
     await ensureSearchAttributes(nativeConnection, config.namespace, log);
     // Bundled here rather than by Worker.create, so webpack's statistics go to DEBUG (bundler-logger.ts).
     const workflowBundle =
@@ -170,6 +186,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         ...(dataConverter?.failureConverterPath ? { failureConverterPath: dataConverter.failureConverterPath } : {}),
         logger: bundlerLogger(Runtime.instance().logger),
       }));
+    const client = new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: clientInterceptorsFor(tracing) ?? {} });
     worker = await Worker.create({
       connection: nativeConnection,
       namespace: config.namespace,
@@ -179,9 +196,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         ...createActivities({
           registry,
           model,
-          conversations: queryConversationReader(
-            new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: clientInterceptorsFor(tracing) ?? {} }),
-          ),
+          conversations: queryConversationReader(client),
+          refusals: async (workflowId, refusal) => {
+            await client.workflow.getHandle(workflowId).signal(workerRefusedSignal, refusal);
+          },
           middleware: options.middleware,
           tracing,
           ...(notifications ? { notifications } : {}),
@@ -206,6 +224,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       dataConverter,
       sinks: { ...workerSinks(tracing), ...(options.sinks ?? {}) },
       ...(deployment ? { workerDeploymentOptions: deployment } : {}),
+      identity: fleetIdentity(registry.names()),
       ...(options.workerOptions ?? {}),
     });
   } catch (error) {
@@ -221,6 +240,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     registry,
     config,
     mcpServers: () => tools.manager?.serverStatus() ?? [],
+    async fleetWarnings() {
+      const others = await foreignPollers(nativeConnection, config.namespace, config.taskQueue, registry!.names(), worker.options.identity).catch(() => []);
+      return others.map((other) => fleetWarning(config.taskQueue, registry!.names(), other));
+    },
     describe: () =>
       describeWorker({
         agents: registry!.names(),
@@ -229,6 +252,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         metrics: options.metrics,
         tracing: options.telemetry === false ? 'off' : tracing ? describeTracing(options.telemetry) : 'off',
         encryption: options.dataConverter ? 'your data converter' : describeEncryption(encryption!.keys),
+        ...(notifications ? { notifications } : {}),
       }),
     async run() {
       try {

@@ -9,9 +9,11 @@ export interface WorkerFacts {
   metrics: RuntimeMetricsOptions | undefined;
   tracing: string;
   encryption: string;
+  /** Webhooks told when calls wait, and the inbox their links point to. */
+  notifications?: { webhooks: unknown[]; inboxUrl?: string };
 }
 
-/** The worker's start line: what it serves, where, and which of versioning, metrics, tracing and encryption are on. */
+/** The worker's start line: what it serves, where, and which of versioning, metrics, tracing, encryption and webhooks are on. */
 export function describeWorker(facts: WorkerFacts): string {
   const { temporalAddress, namespace, taskQueue } = facts.config;
   const version = facts.deployment?.version;
@@ -21,5 +23,6 @@ export function describeWorker(facts: WorkerFacts): string {
     facts.metrics ? `metrics at http://${facts.metrics.prometheus}/metrics` : 'no metrics',
     facts.tracing === 'off' ? 'no tracing' : `tracing to ${facts.tracing}`,
     facts.encryption,
+    facts.notifications ? `${facts.notifications.webhooks.length} webhook(s)${facts.notifications.inboxUrl ? `, inbox links to ${facts.notifications.inboxUrl}` : ''}` : 'no webhooks',
   ].join('; ');
 }

@@ -6,6 +6,11 @@ export interface AgentsModule {
   agents: AgentDefinition[];
   /** The MCP servers the module gives its worker in code (createWorker's `mcpServers`). */
   mcpServers?: McpServersInput;
+  /**
+   * The task queue the module's agents are served on (its `taskQueue` export), unless
+   * TEMPORAL_TASK_QUEUE (or `--task-queue`) says otherwise: each agents module on a queue of its own.
+   */
+  taskQueue?: string;
 }
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
@@ -33,7 +38,8 @@ function agentsIn(value: unknown): AgentDefinition[] {
 
 /**
  * The agents of a module the worker is built from: its `agents` export, else every exported
- * agent definition (alone or in an array). An `mcpServers` export is taken as the code servers.
+ * agent definition (alone or in an array). An `mcpServers` export is taken as the code servers,
+ * a `taskQueue` export as the queue its worker serves by default.
  */
 export async function loadAgentsModule(path: string): Promise<AgentsModule> {
   const exports = (await importModule(resolve(path))) as Record<string, unknown>;
@@ -43,5 +49,9 @@ export async function loadAgentsModule(path: string): Promise<AgentsModule> {
     throw new Error(`${path} exports no agent definitions (export \`agents\`, an array of defineAgent(...) results).`);
   }
   const mcpServers = exports.mcpServers as McpServersInput | undefined;
-  return { agents, ...(mcpServers ? { mcpServers } : {}) };
+  const taskQueue = exports.taskQueue;
+  if (taskQueue !== undefined && (typeof taskQueue !== 'string' || !/^[\w.\-/:]{1,200}$/.test(taskQueue))) {
+    throw new Error(`${path} exports taskQueue ${JSON.stringify(taskQueue)}: a task queue name is 1 to 200 letters, digits, '.', '-', '_', '/' or ':'.`);
+  }
+  return { agents, ...(mcpServers ? { mcpServers } : {}), ...(taskQueue ? { taskQueue } : {}) };
 }

@@ -1,16 +1,30 @@
-import { isCancellation, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AgentDescriptor } from '../common/agent';
+import type { DescribeAgentOutput } from '../common/contracts/describe-agent';
+import type { WorkerRefusal } from '../common/definitions';
+import { FailureTypes } from '../common/failures';
 import { AGENT_NAME, AGENT_STATUS } from '../common/search-attributes';
-import { localActivities } from './activities-proxy';
+import { activities, localActivities } from './activities-proxy';
 import { toWorkflowFailure } from './fail-run';
+import { showRefusal } from './worker-refusals';
 
-/** The agent as the worker knows it, recorded for the whole run; an unknown agent fails the run at once. */
+/** How long a run waits for a worker of its task queue that serves its agent before it fails. */
+export const SERVING_WORKER_TIMEOUT = '15 minutes';
+
+/**
+ * The agent as a worker that serves it describes it, recorded for the whole run. The worker that
+ * runs this task is asked first (a local activity); when it serves another agents module, the task
+ * queue is asked, where only a worker that serves the agent answers; when none does within
+ * SERVING_WORKER_TIMEOUT, the run fails saying so.
+ */
 export async function describeAgent(agent: string): Promise<AgentDescriptor> {
   try {
-    return await localActivities.describeAgent.executeWithOptions(
+    const here: DescribeAgentOutput = await localActivities.describeAgent.executeWithOptions(
       { summary: `describe agent ${agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
-      [{ agent }],
+      [{ agent, onMissing: 'report' }],
     );
+    if (!('notServed' in here)) return here;
+    return await describeOnTaskQueue(agent, here.notServed);
   } catch (error) {
     if (isCancellation(error)) throw error;
     upsertSearchAttributes([
@@ -21,3 +35,19 @@ export async function describeAgent(agent: string): Promise<AgentDescriptor> {
   }
 }
 
+async function describeOnTaskQueue(agent: string, refusal: WorkerRefusal): Promise<AgentDescriptor> {
+  showRefusal(agent, refusal);
+  try {
+    const described = await activities.describeAgent.executeWithOptions(
+      { summary: `describe agent ${agent} (a worker that serves it)`, startToCloseTimeout: '30s', scheduleToCloseTimeout: SERVING_WORKER_TIMEOUT, retry: { maximumInterval: '10s' } },
+      [{ agent, onMissing: 'fail' }],
+    );
+    return described as AgentDescriptor;
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    throw ApplicationFailure.nonRetryable(
+      `No worker of task queue '${workflowInfo().taskQueue}' serves agent '${agent}' (waited ${SERVING_WORKER_TIMEOUT}; worker ${refusal.worker} serves: ${refusal.serves.join(', ') || 'no agent'}).`,
+      FailureTypes.noWorkerServes,
+    );
+  }
+}

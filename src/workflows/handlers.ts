@@ -13,6 +13,7 @@ import {
   setGroupsSignal,
   stateQuery,
   subAgentWaitingSignal,
+  workerRefusedSignal,
   submitToolResultSignal,
   type SubAgentWaitingReport,
   submitToolResultUpdate,
@@ -24,6 +25,7 @@ import { eventsAfter } from './event-log';
 import { conversationPage } from './conversation-page';
 import { callIdOf, rejectInput } from './reject-input';
 import { HANDLER_DESCRIPTIONS } from './handler-descriptions';
+import { showRefusalInRun } from './worker-refusals';
 import type { RunState } from './run-state';
 import { snapshotState } from './state-snapshot';
 import type { WaitKind } from '../common/tool-call-record';
@@ -130,6 +132,7 @@ export function installHandlers(state: RunState): void {
     onSignal(state, 'subAgentWaiting', (report) => noteSubAgentWaiting(state, report as SubAgentWaitingReport)),
     { description: HANDLER_DESCRIPTIONS.internal },
   );
+  setHandler(workerRefusedSignal, onSignal(state, 'workerRefused', (refusal) => showRefusalInRun(state, refusal)), { description: HANDLER_DESCRIPTIONS.internal });
   setHandler(
     setGroupsSignal,
     onSignal(state, 'setGroups', (req) => {

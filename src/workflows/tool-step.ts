@@ -56,7 +56,8 @@ async function prepare(state: RunState, calls: ToolCall[]): Promise<Map<string, 
   );
   if (prepared.some((p) => p.outcome === 'unavailable')) {
     prepared = await activities.prepareToolCalls.executeWithOptions(
-      { summary, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 20, maximumInterval: '30s' } },
+      // Retried until a worker that has the tools (and serves the agent) takes it; an hour bounds that.
+      { summary, startToCloseTimeout: '1 minute', scheduleToCloseTimeout: '1 hour', retry: { maximumInterval: '30s' } },
       [input('fail')],
     );
   }

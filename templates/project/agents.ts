@@ -27,3 +27,7 @@ export const support = defineAgent({
 });
 
 export const agents = [support];
+
+// This project's task queue: its workers serve it, its clients start runs on it. Agents modules of
+// other projects belong on queues of their own (TEMPORAL_TASK_QUEUE overrides it).
+export const taskQueue = '{{taskQueue}}';

@@ -1,9 +1,10 @@
 // Starts a run of the support agent and follows it to its answer: `npm run ask -- "Where is order A-1001?"`.
 import { AgentClient } from 'durable-agent';
+import { taskQueue } from './agents';
 
 async function main(): Promise<void> {
   const prompt = process.argv.slice(2).join(' ') || 'Where is my order A-1001?';
-  const client = await AgentClient.connect();
+  const client = await AgentClient.connect({ taskQueue: process.env.TEMPORAL_TASK_QUEUE || taskQueue });
   try {
     const run = await client.start('support', { prompt, userId: 'customer-1' });
     console.log(`run ${run.workflowId}: ${run.webUiUrl}`);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import { testAddress, testNamespace, uniqueTaskQueue } from '../helpers/temporal-env';
 import { createConsumerProject, packRepository, type PackedPackage } from './consumer-project';
@@ -303,20 +303,34 @@ describe('durable-agent init, from the installed package', () => {
   beforeAll(async () => {
     app = join(work, 'new-project');
     await mustRun(join(project, 'node_modules', '.bin', 'durable-agent'), ['init', app], { cwd: work, env: consumerEnv({}) });
-    // The scaffold names durable-agent from the registry; here it is the packed tarball.
-    await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.tarball], { cwd: app, timeoutMs: 300_000 });
+    // The scaffold names durable-agent as it was installed where init ran: the packed tarball, so `npm install` is all.
+    await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, timeoutMs: 300_000 });
   }, 600_000);
 
   test('writes the project, and refuses to write over it', async () => {
     const files = ['package.json', 'agents.ts', 'client.ts', 'test/agents.test.ts', 'tsconfig.json', 'Dockerfile', 'docker-compose.yml', '.env.example', '.gitignore', '.dockerignore', 'README.md'];
     for (const file of files) expect({ file, exists: existsSync(join(app, file)) }).toEqual({ file, exists: true });
-    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(manifest.name).toBe('new-project');
+    expect(manifest.dependencies['durable-agent']).toBe(`file:${relative(app, packed.tarball)}`);
+    expect(readFileSync(join(app, 'agents.ts'), 'utf8')).toContain("export const taskQueue = 'new-project';")
     expect(readFileSync(join(app, 'Dockerfile'), 'utf8')).toContain('npm install --omit=dev');
     const again = await runCommand(bin(), ['init', app], { cwd: work, env: consumerEnv({}) });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('nothing was written');
   });
+
+  test('in the folder where `npm install` of the package just ran: the project is written around it', async () => {
+    const here = join(work, 'installed-first');
+    mkdirSync(here);
+    await mustRun('npm', ['init', '-y'], { cwd: here });
+    await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', packed.tarball], { cwd: here, timeoutMs: 300_000 });
+    const installed = (JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['durable-agent'];
+    await mustRun(join(here, 'node_modules', '.bin', 'durable-agent'), ['init', '.'], { cwd: here, env: consumerEnv({}) });
+    const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+    expect(manifest).toMatchObject({ name: 'installed-first', scripts: { worker: 'durable-agent worker --module ./agents.ts' }, dependencies: { 'durable-agent': installed, zod: expect.any(String) } });
+    expect(existsSync(join(here, 'agents.ts'))).toBe(true);
+  }, SLOW);
 
   test('its own test passes: the agents against the scripted model, on a dev server of its own', async () => {
     const result = await runCommand('npm', ['test'], { cwd: app, env: consumerEnv({ TEMPORAL_CLI: process.env.TEMPORAL_TEST_CLI ?? '' }), timeoutMs: 300_000 });

@@ -1,13 +1,14 @@
 import { stringOption, UsageError, type CliCommand } from '../command';
 
 const DETAILS = [
-  'Writes a new project into DIR (the current folder by default): package.json (durable-agent from the',
-  'npm registry), agents.ts (an agent with a read-only tool and a tool that asks for approval),',
+  'Writes a new project into DIR (the current folder by default): package.json (durable-agent as this copy',
+  'was installed: from the registry, or the same tarball or folder; a package.json there already is joined),',
+  'agents.ts (an agent with a read-only tool and a tool that asks for approval, on a task queue named after the project),',
   'client.ts (a run followed to its answer), test/agents.test.ts (the agents against the scripted model',
   'of durable-agent/testing, on a Temporal dev server of the test\'s own), tsconfig.json, Dockerfile and',
   'docker-compose.yml (a worker image that installs the package from the registry, a dev server beside',
   'it), .env.example, .gitignore, .dockerignore and README.md. Then: cd DIR, npm install, npm test.',
-  'It writes nothing when one of those files exists already, unless --force.',
+  'It writes nothing when one of those files (but package.json) exists already, unless --force.',
 ].join('\n');
 
 export const initCommand: CliCommand = {
@@ -21,14 +22,23 @@ export const initCommand: CliCommand = {
   },
   examples: ['init my-agents', 'init . --name support-agents'],
   async run(ctx) {
-    const { existingFiles, packageNameOf, projectFiles, writeProject } = require('../scaffold/project-template') as typeof import('../scaffold/project-template');
+    const { existingFiles, packageNameOf, projectFiles, taskQueueOf, writeProject } = require('../scaffold/project-template') as typeof import('../scaffold/project-template');
+    const { installedDependency } = require('../scaffold/installed-dependency') as typeof import('../scaffold/installed-dependency');
+    const { mergePackageJson } = require('../scaffold/merge-package-json') as typeof import('../scaffold/merge-package-json');
     const { PACKAGE_VERSION } = require('../../common/package-version') as typeof import('../../common/package-version');
+    const { existsSync, readFileSync } = require('node:fs') as typeof import('node:fs');
+    const { join } = require('node:path') as typeof import('node:path');
     const dir = ctx.positionals[0] ?? '.';
     if (ctx.positionals.length > 1) throw new UsageError('init takes one folder');
     const name = stringOption(ctx, 'name') ?? packageNameOf(dir);
     if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)) throw new UsageError(`'${name}' is not an npm package name (lower case, no spaces)`);
-    const files = projectFiles({ name, version: PACKAGE_VERSION });
-    const existing = existingFiles(dir, files);
+    const manifestPath = join(dir, 'package.json');
+    const manifest = existsSync(manifestPath) ? readFileSync(manifestPath, 'utf8') : undefined;
+    const files = projectFiles({ name, dependency: installedDependency(dir, PACKAGE_VERSION) }).map((file) =>
+      // A package.json that is there (say, `npm install durable-agent` just made it) is joined, not refused.
+      file.path === 'package.json' && manifest !== undefined ? { ...file, text: mergePackageJson(manifest, file.text) } : file,
+    );
+    const existing = existingFiles(dir, files).filter((path) => path !== 'package.json');
     if (existing.length > 0 && ctx.values.force !== true) {
       throw new UsageError(`${dir} has ${existing.join(', ')} already: nothing was written (--force writes over them)`);
     }
@@ -37,7 +47,7 @@ export const initCommand: CliCommand = {
       ctx.output.out(JSON.stringify({ dir, name, files: files.map((file) => file.path) }));
       return 0;
     }
-    ctx.output.out(`Created ${name} in ${dir}: ${files.map((file) => file.path).join(', ')}`);
+    ctx.output.out(`Created ${name} in ${dir} (task queue ${taskQueueOf(name)}): ${files.map((file) => file.path).join(', ')}`);
     ctx.output.out('Next:');
     if (dir !== '.') ctx.output.out(`  cd ${dir}`);
     ctx.output.out('  npm install');

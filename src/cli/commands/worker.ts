@@ -3,7 +3,7 @@ import type { CliCommand } from '../command';
 
 const DETAILS = [
   'A worker for the agents of --module (a JavaScript or TypeScript module that exports `agents`, and',
-  'optionally `mcpServers`; TypeScript runs as it is, nothing to build or install), or for the demo',
+  'optionally `mcpServers` and `taskQueue`; TypeScript runs as it is, nothing to build or install), or for the demo',
   'agents with --demo. Every setting is a flag or its environment variable (flags win); the model',
   'endpoint comes from OPENAI_BASE_URL / --model-url, its key only from OPENAI_API_KEY (never a flag:',
   'flags show in the process list). Tracing follows the standard OTEL_* variables. It prints one line',
@@ -11,6 +11,8 @@ const DETAILS = [
   'and on Ctrl-C or SIGTERM lets running tools finish (5 s, then cancels them; their calls go to other',
   'workers). When its configuration is incomplete it says what to set and exits 0, so a container',
   "restarted on failure does not loop on it. Run as many as you like on one task queue: that's scaling.",
+  'The task queue is --task-queue (TEMPORAL_TASK_QUEUE), else the module\'s `taskQueue` export, else durable-agent.',
+  'Workers of different agents modules belong on queues of their own: it warns when the queue is shared.',
 ].join('\n');
 
 export const workerCommand: CliCommand = {
@@ -56,11 +58,13 @@ export const workerCommand: CliCommand = {
     const log = (message: string) => ctx.output.err(`[durable-agent] ${message}`);
     try {
       const settings = readEntrySettings();
-      const config = readWorkerConfig();
+      const configured = readWorkerConfig();
       const { loadCommandAgents } = require('../agents-source') as typeof import('../agents-source');
       const { createWorker } = require('../../worker/create-worker') as typeof import('../../worker/create-worker');
       const { metricsFromEnv } = require('../../telemetry/metrics-env') as typeof import('../../telemetry/metrics-env');
-      const { agents, mcpServers } = await loadCommandAgents(settings.agents, config.workspace);
+      const { agents, mcpServers, taskQueue } = await loadCommandAgents(settings.agents, configured.workspace);
+      // The module's own queue unless TEMPORAL_TASK_QUEUE (or --task-queue) names one.
+      const config = taskQueue && !process.env.TEMPORAL_TASK_QUEUE ? { ...configured, taskQueue } : configured;
       const worker = await createWorker({
         agents,
         config,
@@ -72,6 +76,7 @@ export const workerCommand: CliCommand = {
       });
       ctx.output.out(`[durable-agent] ${worker.describe()}`);
       const running = worker.run();
+      for (const warning of await worker.fleetWarnings()) log(`warning: ${warning}`);
       const { startHealthFile } = require('../../worker/health-file') as typeof import('../../worker/health-file');
       const health = settings.healthFile ? startHealthFile(settings.healthFile, worker.worker) : undefined;
       void untilStopped(running.then(() => undefined, () => undefined)).then(() => worker.shutdown());

@@ -26,12 +26,17 @@ export function packageNameOf(folder: string): string {
   return name || 'my-agents';
 }
 
-/** The project's files with its name and this package's version filled in. */
-export function projectFiles(values: { name: string; version: string }): TemplateFile[] {
+/** The project's task queue: its package name, as a queue name (a scope's `@` left out). */
+export function taskQueueOf(name: string): string {
+  return name.replace(/^@/, '');
+}
+
+/** The project's files with its name, task queue and this package's dependency filled in. */
+export function projectFiles(values: { name: string; dependency: string }): TemplateFile[] {
   return templateFiles(TEMPLATE_DIR).map((file) => {
     const path = relative(TEMPLATE_DIR, file);
     const target = join(dirname(path), DOTTED[basename(path)] ?? basename(path));
-    const text = readFileSync(file, 'utf8').replace(/\{\{name\}\}/g, values.name).replace(/\{\{version\}\}/g, values.version);
+    const text = readFileSync(file, 'utf8').replace(/\{\{name\}\}/g, values.name).replace(/\{\{taskQueue\}\}/g, taskQueueOf(values.name)).replace(/\{\{dependency\}\}/g, values.dependency);
     return { path: target, text };
   });
 }

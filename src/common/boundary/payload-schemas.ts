@@ -94,6 +94,16 @@ const BUILDERS = {
           .max(1_000),
       })
       .strict(),
+  /** From a worker that does not serve the run's agent and left a step of it to another. */
+  workerRefused: () =>
+    z
+      .object({
+        agent: z.string().min(1).max(MAX_NAME_CHARS),
+        worker: z.string().min(1).max(MAX_NAME_CHARS),
+        serves: z.array(z.string().max(MAX_NAME_CHARS)).max(1_000),
+        activity: z.string().min(1).max(MAX_NAME_CHARS),
+      })
+      .strict(),
   /** A conversation's next message. */
   sendMessage: () => z.object({ text: z.string().min(1, 'text must not be empty') }).strict(),
   /** No argument at all means `{}`. */

@@ -1,4 +1,15 @@
+import type { AgentDescriptor } from '../agent';
+import type { WorkerRefusal } from '../definitions';
+
 /** What the workflow asks the worker when a run starts: the agent's recorded description. */
 export interface DescribeAgentInput {
   agent: string;
+  /**
+   * A worker that does not serve the agent: `report` it (the local activity's answer, so the run
+   * asks the task queue instead) or refuse the step retryably (the default, on the task queue).
+   */
+  onMissing?: 'report' | 'fail';
 }
+
+/** The description, or (from the local activity) the report of a worker that does not serve the agent. */
+export type DescribeAgentOutput = AgentDescriptor | { notServed: WorkerRefusal };

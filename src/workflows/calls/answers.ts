@@ -76,7 +76,8 @@ export async function recordDecision(state: RunState, request: DecideRequest, ea
   if (request.approved && input !== undefined) {
     const tool = recordOf(state, request.callId)?.tool ?? '';
     const checked = await activities.validateEditedInput.executeWithOptions(
-      { summary: `validate edited input of ${tool}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
+      // On a worker that serves the agent: one that does not leaves it to another, within the minute.
+      { summary: `validate edited input of ${tool}`, startToCloseTimeout: '30s', scheduleToCloseTimeout: '1 minute', retry: { maximumInterval: '5s' } },
       [{ agent: state.agent, tool, input }],
     );
     if (!checked.ok) {
