@@ -34,6 +34,7 @@ export function describeWaitingCalls(calls: WaitingCall[]): string[] {
     lines.push(`${holder}  ${call.kind}  ${call.callId}  ${call.tool} ${call.preview}${where}`);
     if (call.kind === 'approval') {
       if (call.reason) lines.push(`    why: ${call.reason}${call.suggestedRule ? ` (--remember allows '${call.suggestedRule}')` : ''}`);
+      if (call.repeats) lines.push(`    repeats: call ${call.repeats.callId}, which already ran with the same arguments: ${call.repeats.preview}`);
       lines.push(`    approve: ${bin} approve ${holder} ${call.callId}`);
       lines.push(`    deny:    ${bin} deny ${holder} ${call.callId} --reason "..."`);
       lines.push(`    Web UI:  Send Signal 'approve' with ${JSON.stringify({ callId: call.callId })} (or 'deny' with ${JSON.stringify({ callId: call.callId, reason: '...' })})`);

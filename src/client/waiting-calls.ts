@@ -143,6 +143,7 @@ function waitingCallOf(workflowId: string, state: AgentRunState, call: PendingCa
     since: call.since,
     ...(call.decision?.reason ? { reason: call.decision.reason } : {}),
     ...(call.decision?.suggestedRule ? { suggestedRule: call.decision.suggestedRule } : {}),
+    ...(call.repeats ? { repeats: call.repeats } : {}),
     preview: publishedInput(call.input).preview,
     input: call.input,
     workflowId: holder,

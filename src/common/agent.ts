@@ -36,6 +36,12 @@ export interface ModelSettings {
   totalTimeout?: Duration;
   /** Prices per model name; with a table, results, state and events carry the cost. */
   prices?: PriceTable;
+  /**
+   * Read tool calls the model writes in its reply's text (JSON naming a tool, `<tool_call>` tags,
+   * the formats open models use) as tool calls, when the reply has no native ones. Unset: as the
+   * worker says for the model (AGENT_TEXT_TOOL_CALLS).
+   */
+  textToolCalls?: boolean;
 }
 
 /** Everything the workflow needs to know about an agent, as recorded when the run starts. */
@@ -59,6 +65,8 @@ export interface AgentDescriptor {
   maxResultChars: number;
   /** Bound on consecutive empty replies before the run fails. */
   maxEmptyReplies: number;
+  /** `reuse`: a repeated call of a tool that is not read-only gets the earlier result without running (see repeated-calls.ts); absent: it runs. */
+  repeatedCalls?: 'reuse';
   /** Largest signal or update payload the run accepts (default 1 MiB); absent in runs recorded before it existed. */
   maxPayloadBytes?: number;
   /** The context budget; none means the whole conversation is sent every time. */

@@ -17,7 +17,16 @@ export type AgentEventBody =
     }
   | { type: 'tool_call_started'; callId: string; tool: string; input: unknown }
   | { type: 'tool_call_finished'; callId: string; tool: string; state: ToolResultState; durationMs: number; preview: string }
-  | { type: 'permission_requested'; callId: string; tool: string; input: unknown; reason: string; suggestedRule?: string }
+  | {
+      type: 'permission_requested';
+      callId: string;
+      tool: string;
+      input: unknown;
+      reason: string;
+      suggestedRule?: string;
+      /** An earlier call of the run with the same tool and arguments that already ran. */
+      repeats?: string;
+    }
   | {
       type: 'permission_decided';
       callId: string;

@@ -6,7 +6,7 @@ import type { PermissionDecision } from './permissions';
 import type { RuntimeContext } from './runtime';
 import type { JsonSchema } from './tools';
 import type { TopRun } from './contracts/published-waits';
-import type { ToolCallRecord } from './tool-call-record';
+import type { RepeatedCall, ToolCallRecord } from './tool-call-record';
 
 /** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
 export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'cancelled', 'idle', 'ended'] as const;
@@ -68,6 +68,8 @@ export interface PendingCall {
   workflowId?: string;
   /** The sub-agent that made the call (with workflowId). */
   agent?: string;
+  /** An earlier call of the run with the same tool and arguments that already ran, and the start of its result. */
+  repeats?: RepeatedCall;
   /**
    * The JSON Schema of the tool's input, from the description the holding run recorded at its
    * start (so a form for edits needs no agents module). Only in the holder's own state.

@@ -45,6 +45,14 @@ export interface ToolCallRecord {
   readonly askedAt?: string;
   /** When it started waiting for an external result. */
   readonly externalAt?: string;
+  /** An earlier call of this run with the same tool and arguments that already ran (told to whoever approves it). */
+  readonly repeats?: RepeatedCall;
+}
+
+/** The earlier call a call repeats: its id and the start of its result. */
+export interface RepeatedCall {
+  callId: string;
+  preview: string;
 }
 
 /** How a waiting call ended: approved, denied, its result submitted, or no answer in time. */

@@ -40,6 +40,7 @@ function facts(view: ItemView, item: WaitingCall): SafeHtml {
   <dt>Waits for</dt><dd>${item.kind === 'approval' ? 'approval' : 'an external result'}, since ${when(item.since)}</dd>
   ${item.reason ? html`<dt>Why it asks</dt><dd data-reason>${item.reason}</dd>` : ''}
   ${item.suggestedRule ? html`<dt>Rule</dt><dd><code>${item.suggestedRule}</code></dd>` : ''}
+  ${item.repeats ? html`<dt>Repeats</dt><dd class="warning" data-repeats>call <code>${item.repeats.callId}</code> of this run already ran with the same arguments: ${item.repeats.preview}</dd>` : ''}
   <dt>Run</dt><dd><code>${item.workflowId}</code> · <a href="${view.webUiLink}" target="_blank" rel="noopener noreferrer">Temporal Web UI</a></dd>
 </dl>`;
 }

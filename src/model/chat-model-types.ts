@@ -48,4 +48,6 @@ export interface ChatModelConfig {
   defaultModel: string;
   /** Bound on one call, response body included. Default 5 minutes. */
   timeoutMs?: number;
+  /** Models whose replies' text is read for tool calls when an agent's settings say nothing (`*`: all); see text-tool-calls.ts. */
+  textToolCallModels?: string[];
 }

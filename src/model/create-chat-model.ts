@@ -4,11 +4,13 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
+import type { AssistantMessage } from '../common/messages';
 import { buildChatRequest } from './build-chat-request';
 import type { ChatModel, ChatModelConfig } from './chat-model-types';
 import { classifyModelError } from './classify-model-error';
 import { readCompletion } from './read-completion';
 import { readCompletionStream } from './read-completion-stream';
+import { readsTextToolCalls, readTextToolCalls } from './text-tool-calls';
 
 const defaultTimeoutMs = 5 * 60_000;
 
@@ -25,6 +27,9 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
     timeout: timeoutMs,
   });
 
+  const withTextCalls = <R extends { message: AssistantMessage; model: string }>(result: R, textToolCalls: boolean | undefined): R =>
+    readsTextToolCalls(textToolCalls, config.textToolCallModels ?? [], result.model) ? { ...result, message: readTextToolCalls(result.message) } : result;
+
   return {
     async complete(request, options = {}) {
       const model = request.model ?? request.settings.name ?? config.defaultModel;
@@ -39,7 +44,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
           const stream = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, {
             signal,
           });
-          return await readCompletionStream(stream, model, options);
+          return withTextCalls(await readCompletionStream(stream, model, options), settings.textToolCalls);
         }
         const completion = await client.chat.completions.create(
           body as unknown as ChatCompletionCreateParamsNonStreaming,
@@ -47,7 +52,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
         );
         const result = readCompletion(completion, model);
         if (result.message.content) options.onText?.(result.message.content);
-        return result;
+        return withTextCalls(result, settings.textToolCalls);
       } catch (error) {
         if (options.signal?.aborted) throw new CancelledFailure(`Call to model ${model} was cancelled.`);
         const cause = deadline.signal.aborted

@@ -50,6 +50,12 @@ export interface AgentOptions {
   /** Consecutive empty replies tolerated before the run fails (default 3). */
   maxEmptyReplies?: number;
   /**
+   * A call of a tool that is not read-only, with the same arguments as one this run already ran:
+   * `run` it again (the default; a person who approves it is told it repeats the earlier one), or
+   * `reuse` the earlier result without running anything (small models repeat calls they made).
+   */
+  repeatedCalls?: 'run' | 'reuse';
+  /**
    * Largest signal or update payload (edited input, submitted result, …) a run accepts, in bytes
    * of JSON (default 1 MiB; Temporal refuses anything over 2 MiB).
    */

@@ -4,6 +4,7 @@ import type { AnyTool, SubAgentTool } from './define-tool';
 import { toolInputSchema } from './json-schema';
 import type { RegisteredTool } from './registered-tool';
 import { validateToolInput } from './validate-input';
+import { unknownKeys, unknownKeysMessage } from './unknown-keys';
 
 const DEFAULT_PATTERN_FIELDS = ['command', 'path', 'file_path', 'url', 'pattern'];
 
@@ -26,6 +27,8 @@ function subAgentSpec({ definition, ...settings }: SubAgentTool): SubAgentSpec {
 /** A code or built-in tool → the worker's registered form, with preset keys hidden from the model. */
 export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = []): RegisteredTool {
   const readOnly = tool.readOnly ?? false;
+  // The whole schema (presets included, which the worker merges in): fields it lacks are refused, not dropped.
+  const fullSchema = toolInputSchema(tool.input);
   const staticPermission = typeof tool.permission === 'function' ? 'dynamic' : tool.permission;
   return {
     spec: {
@@ -47,7 +50,11 @@ export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = 
     patternField: guessPatternField(tool),
     patternKind: tool.patternKind ?? guessPatternKind(guessPatternField(tool)),
     permission: tool.permission,
-    validate: (input) => validateToolInput(tool.name, tool.input, input),
+    validate: (input) => {
+      const extra = unknownKeys(fullSchema, input);
+      if (extra.length > 0) return { ok: false, message: unknownKeysMessage(tool.name, extra, fullSchema) };
+      return validateToolInput(tool.name, tool.input, input);
+    },
     execute: tool.execute ? async (input, ctx) => tool.execute!(input, ctx) : undefined,
   };
 }

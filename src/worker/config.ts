@@ -29,6 +29,11 @@ export interface WorkerConfig {
    * rebuilt by one replay of its history.
    */
   maxCachedRuns: number;
+  /**
+   * Models whose replies' text is read for tool calls written there instead of in `tool_calls`
+   * (`*`: every model), unless an agent's model settings say (`textToolCalls`). None by default.
+   */
+  textToolCallModels?: string[];
 }
 
 /** The worker's own settings; the connection (address, namespace, TLS, API key) comes from resolveConnectionSettings. */
@@ -65,5 +70,6 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     toolsConfigPath: env.AGENT_TOOLS_CONFIG || `${workspace}/tools.json`,
     workspace,
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
+    textToolCallModels: (env.AGENT_TEXT_TOOL_CALLS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
   };
 }

@@ -129,7 +129,12 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
     );
   }
   // Local servers (Ollama, vLLM, llama.cpp) take any key, but the client requires one.
-  return createChatModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey ?? 'unused', defaultModel: config.defaultModel });
+  return createChatModel({
+    baseURL: config.openaiBaseUrl,
+    apiKey: config.openaiApiKey ?? 'unused',
+    defaultModel: config.defaultModel,
+    ...(config.textToolCallModels?.length ? { textToolCallModels: config.textToolCallModels } : {}),
+  });
 }
 
 function notificationsOf(given: NotificationConfigInput | undefined): NotificationConfig | undefined {

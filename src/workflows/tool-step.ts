@@ -5,6 +5,7 @@ import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, finishBa
 import { resetEquippedTools } from './equip-groups';
 import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
+import { earlierRun, reusedResult } from './repeated-calls';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 import { runSubAgent } from './sub-agent';
@@ -32,6 +33,13 @@ function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
     return { call, kind: 'result', result: outcome.result };
   }
   return undefined;
+}
+
+/** A repeated call an agent answers from the earlier result (`repeatedCalls: 'reuse'`): nothing runs. */
+function reused(state: RunState, call: ToolCall): Plan | undefined {
+  if (state.descriptor.repeatedCalls !== 'reuse') return undefined;
+  const earlier = earlierRun(state, call);
+  return earlier ? { call, kind: 'result', result: reusedResult(earlier) } : undefined;
 }
 
 /**
@@ -104,7 +112,7 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
   const plans = new Map<string, Plan>();
   const forWorker: ToolCall[] = [];
   for (const call of calls) {
-    const local = routeLocally(state, call);
+    const local = routeLocally(state, call) ?? reused(state, call);
     if (local) plans.set(call.id, local);
     else forWorker.push(call);
   }

@@ -17,7 +17,7 @@ const DETAILS = [
 
 export const workerCommand: CliCommand = {
   name: 'worker',
-  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--model NAME] [--model-url URL] [--tools-config PATH] [--workspace DIR]',
+  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--tools-config PATH] [--workspace DIR]',
   summary: 'Run a worker for your agents module (JavaScript or TypeScript) or the demo agents, configured by flags or environment variables.',
   details: DETAILS,
   options: {
@@ -39,6 +39,13 @@ export const workerCommand: CliCommand = {
     'max-cached-runs': { type: 'string', valueName: 'N', description: 'runs kept in memory between their workflow tasks (0: none)', env: 'AGENT_MAX_CACHED_RUNS', defaultText: '150' },
     model: { type: 'string', valueName: 'NAME', description: 'the model agents use when they name none', env: 'AGENT_MODEL', defaultText: 'gpt-4o-mini' },
     'model-url': { type: 'string', valueName: 'URL', description: 'an OpenAI-compatible endpoint (Ollama, vLLM, …)', env: 'OPENAI_BASE_URL', defaultText: "OpenAI's" },
+    'text-tool-calls': {
+      type: 'string',
+      valueName: 'MODELS',
+      description: 'models (comma-separated, or *) whose tool calls written in the reply text are read as tool calls (small open models)',
+      env: 'AGENT_TEXT_TOOL_CALLS',
+      defaultText: 'none',
+    },
     'tools-config': { type: 'string', valueName: 'PATH', description: 'MCP servers and tool filter', env: 'AGENT_TOOLS_CONFIG', defaultText: '$AGENT_WORKSPACE/tools.json' },
     workspace: { type: 'string', valueName: 'DIR', description: 'the folder the built-in file and shell tools work in', env: 'AGENT_WORKSPACE', defaultText: 'workspace' },
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WaitKind } from '../tool-call-record';
+import type { RepeatedCall, WaitKind } from '../tool-call-record';
 
 /**
  * What a run publishes in its memo about the calls it waits on, so that visibility lists every
@@ -25,6 +25,8 @@ export interface PublishedCall {
   reason?: string;
   /** The rule that would allow such calls for the run. */
   suggestedRule?: string;
+  /** An earlier call of the run with the same tool and arguments that already ran. */
+  repeats?: RepeatedCall;
   /** The arguments, when their JSON has at most PUBLISHED_INPUT_CHARS characters. */
   input?: unknown;
   /** The arguments' JSON, cut to INPUT_PREVIEW_CHARS. */
@@ -78,6 +80,7 @@ export function publishedWaitsSchema(): z.ZodType<PublishedWaits, z.ZodTypeDef, 
           since: z.string().max(64),
           reason: z.string().max(4_000).optional(),
           suggestedRule: z.string().max(1_000).optional(),
+          repeats: z.object({ callId: name, preview: z.string().max(1_000) }).optional(),
           input: z.unknown().optional(),
           preview: z.string().max(INPUT_PREVIEW_CHARS + 1),
         }),

@@ -8,6 +8,7 @@ import { recordOf } from './book';
 import type { CallChange, NoticeBody } from './change';
 import { answeredNotice, waitingNotice } from './notices';
 import { move, writable } from './phases';
+import { earlierRun } from '../repeated-calls';
 
 /** The approval half of a call's lifecycle: asked, decided by a person (or by nobody in time). */
 
@@ -38,6 +39,15 @@ export function decidedEvent(record: ToolCallRecord, timeout?: unknown): AgentEv
   };
 }
 
+/** The model's call of this id in the reply being handled (the conversation's last assistant message). */
+function callOf(state: RunState, callId: string) {
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const message = state.messages[i]!;
+    if (message.role === 'assistant') return message.toolCalls?.find((call) => call.id === callId);
+  }
+  return undefined;
+}
+
 /** The batch's ASKs start waiting for a person (a call answered early waits for nothing, and nobody is told). */
 export function askApprovals(state: RunState, asks: readonly AskCall[]): CallChange {
   const events: AgentEventBody[] = [];
@@ -45,6 +55,8 @@ export function askApprovals(state: RunState, asks: readonly AskCall[]): CallCha
   for (const ask of asks) {
     const record = recordOf(state, ask.callId)!;
     const early = record.answer !== undefined;
+    const call = callOf(state, ask.callId);
+    const repeats = call ? earlierRun(state, call)?.repeats : undefined;
     events.push({
       type: 'permission_requested',
       callId: ask.callId,
@@ -52,9 +64,10 @@ export function askApprovals(state: RunState, asks: readonly AskCall[]): CallCha
       input: ask.input,
       reason: ask.decision.reason,
       ...(ask.decision.suggestedRule ? { suggestedRule: ask.decision.suggestedRule } : {}),
+      ...(repeats ? { repeats: repeats.callId } : {}),
     });
     const target = move(record, 'ask', { name: 'awaiting_approval' });
-    Object.assign(target, { input: record.answer?.input ?? ask.input, permission: ask.decision, askedAt: nowIso() });
+    Object.assign(target, { input: record.answer?.input ?? ask.input, permission: ask.decision, askedAt: nowIso(), ...(repeats ? { repeats } : {}) });
     if (!early) notices.push(waitingNotice(record, 'approval', ask.input, ask.decision.reason));
   }
   return { events, status: 'awaiting_approval', waitsChanged: true, notices, approvalWaits: 1 };

@@ -14,7 +14,16 @@ function pendingOf(state: RunState, record: ToolCallRecord): PendingCall | undef
     return parameters ? { schema: parameters } : {};
   };
   if (record.phase.name === 'awaiting_approval' && !record.answer) {
-    return { callId: record.callId, tool: record.tool, kind: 'approval', input: record.input, ...(record.permission ? { decision: record.permission } : {}), since: record.askedAt!, ...schema() };
+    return {
+      callId: record.callId,
+      tool: record.tool,
+      kind: 'approval',
+      input: record.input,
+      ...(record.permission ? { decision: record.permission } : {}),
+      since: record.askedAt!,
+      ...(record.repeats ? { repeats: record.repeats } : {}),
+      ...schema(),
+    };
   }
   if (record.phase.name === 'awaiting_external' && !record.submission) {
     return { callId: record.callId, tool: record.tool, kind: 'external', input: record.input, since: record.externalAt!, ...schema() };
@@ -84,6 +93,7 @@ export function publishedWaits(state: RunState): PublishedWaits {
         since: call.since,
         ...(call.decision?.reason ? { reason: call.decision.reason } : {}),
         ...(call.decision?.suggestedRule ? { suggestedRule: call.decision.suggestedRule } : {}),
+        ...(call.repeats ? { repeats: call.repeats } : {}),
         ...publishedInput(call.input),
       }),
     );

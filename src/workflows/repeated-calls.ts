@@ -1,0 +1,47 @@
+import type { ToolCallResult } from '../common/contracts/tool-calls';
+import type { ToolCall, ToolMessage } from '../common/messages';
+import type { RepeatedCall } from '../common/tool-call-record';
+import { preview } from './event-log';
+import type { RunState } from './run-state';
+import { specOf } from './tool-visibility';
+
+/** Arguments as a value that compares equal whatever the key order or spacing the model used. */
+function canonical(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+      value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+    );
+  } catch {
+    return text.trim();
+  }
+}
+
+/**
+ * The call of this run that the given one repeats: the same tool (not read-only, where a repeat
+ * matters) with the same arguments, which ran and succeeded. Small models ask for the same refund
+ * again and again, each under a new call id, so under a new idempotency key.
+ */
+export function earlierRun(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
+  const spec = specOf(state.descriptor, call.name);
+  if (!spec || spec.readOnly) return undefined;
+  const wanted = canonical(call.arguments);
+  const results = new Map(state.messages.flatMap((message) => (message.role === 'tool' && message.state === 'success' ? [[message.toolCallId, message] as const] : [])));
+  for (const message of state.messages) {
+    if (message.role !== 'assistant') continue;
+    for (const earlier of message.toolCalls ?? []) {
+      const result = results.get(earlier.id);
+      if (result && earlier.id !== call.id && earlier.name === call.name && canonical(earlier.arguments) === wanted) {
+        return { repeats: { callId: earlier.id, preview: preview(result.content) }, result };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What an agent that reuses repeated calls answers instead of running one again. */
+export function reusedResult(found: NonNullable<ReturnType<typeof earlierRun>>): ToolCallResult {
+  return {
+    content: `This call repeats call ${found.repeats.callId}, which already ran with the same arguments; it was not run again. Its result:\n${found.result.content}`,
+    state: 'success',
+  };
+}
