@@ -38,7 +38,7 @@ export function overviewHelp(commands: CliCommand[], common: Record<string, CliO
     'Options of every command:',
     ...optionLines(common),
     '',
-    `Run '${bin} <command> --help' for a command's options and examples.`,
+    `Run '${bin} <command> --help' for a command's options and examples; '${bin} --version' prints the version.`,
     'Exit codes: 0 ok, 1 failed, 2 usage error, 3 the run waits for a person (result without --wait),',
     '4 waiting runs could not be read (pending).',
   ].join('\n');

@@ -85,6 +85,11 @@ function usageProblem(error: unknown, command: CliCommand): string {
 export async function runCli(argv: string[], output: CliOutput = processOutput, input?: CliInput): Promise<number> {
   const [name, ...rest] = argv;
   const bin = cliInvocation();
+  if (name === '--version' || name === '-v' || name === 'version') {
+    const { PACKAGE_VERSION } = require('../common/package-version') as typeof import('../common/package-version');
+    output.out(`durable-agent ${PACKAGE_VERSION}`);
+    return 0;
+  }
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
     output.out(topic ? commandHelp(topic, COMMON_OPTIONS) : helpText());

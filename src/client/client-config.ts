@@ -31,6 +31,14 @@ export function webUiUrlFor(address: string): string {
   return `http://${host}:8080`;
 }
 
+/** When the UI's address was guessed from a frontend that is neither local nor Temporal Cloud: how to set the right one. */
+export function webUiHint(address: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.TEMPORAL_UI_URL?.trim()) return undefined;
+  const host = address.slice(0, Math.max(0, address.lastIndexOf(':'))) || address;
+  if (LOOPBACK.has(host) || /\.tmprl\.cloud$/i.test(host)) return undefined;
+  return `the Web UI's address is a guess from ${address}: set TEMPORAL_UI_URL to your UI's`;
+}
+
 export function runWebUiLink(config: Pick<ClientConfig, 'webUiUrl' | 'namespace'>, workflowId: string, runId?: string): string {
   const id = encodeURIComponent(workflowId);
   const path = runId ? `${id}/${encodeURIComponent(runId)}/history` : id;

@@ -60,7 +60,8 @@ function plainLine(event: AgentEvent, workflowId: string): string {
     case 'model_call_started':
       return `${t} ▶ model ${event.model} …`;
     case 'model_call_finished': {
-      const what = event.toolCalls > 0 ? `${event.toolCalls} tool call(s)` : 'answer';
+      // An empty reply is no answer: the run reminds the model and asks again.
+      const what = event.toolCalls > 0 ? `${event.toolCalls} tool call(s)` : event.text === '' ? 'an empty reply (no text, no tool call)' : 'answer';
       const text = event.text ? ` "${event.text}"` : '';
       return `${t} ◀ model ${event.model}: ${what}${text}${totals(event.usage, event.cost)}`;
     }

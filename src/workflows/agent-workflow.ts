@@ -60,11 +60,12 @@ function continueWhenSuggested(input: AgentWorkflowInput) {
 /** One agent run: the ReAct loop of reasoning (model activity) and acting (tool activities). */
 export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRunResult> {
   // Answer queries while the agent is being described; signals and updates wait in Temporal's buffer.
-  setHandler(stateQuery, () => startingState(input));
+  let startingStep = 'starting';
+  setHandler(stateQuery, () => startingState(input, startingStep));
   setHandler(eventsQuery, () => []);
   // Decided before anything else happens, so the patch's marker (in runs of older clients) is the run's first command.
   const sparse = (input.startInputVersion ?? 1) >= START_INPUT_VERSION || patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
-  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent));
+  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step)));
   const state = createRunState(input, descriptor);
   state.sparseSearchAttributes = sparse;
   installHandlers(state);

@@ -79,13 +79,14 @@ async function converse(state: RunState, control: ConversationControl, input: Co
  * `idleTimeout` without a message.
  */
 export async function conversationWorkflow(input: ConversationInput): Promise<ConversationResult> {
-  setHandler(stateQuery, () => startingState(asRunInput(input)));
+  let startingStep = 'starting';
+  setHandler(stateQuery, () => startingState(asRunInput(input), startingStep));
   setHandler(eventsQuery, () => []);
   const control: ConversationControl = { queue: [], answers: new Map(), ended: false, sent: input.carried?.turns ?? 0 };
   let maxPayloadBytes = input.carried?.descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installConversationHandlers(control, () => maxPayloadBytes);
   const idleMs = idleTimeoutOf(input);
-  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent));
+  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step)));
   const state = createRunState({ ...asRunInput(input), carried: input.carried }, descriptor);
   if (!input.carried) state.messages = [{ role: 'system', content: descriptor.instructions }];
   state.sparseSearchAttributes = true;

@@ -17,14 +17,14 @@ export const SERVING_WORKER_TIMEOUT = '15 minutes';
  * queue is asked, where only a worker that serves the agent answers; when none does within
  * SERVING_WORKER_TIMEOUT, the run fails saying so.
  */
-export async function describeAgent(agent: string): Promise<AgentDescriptor> {
+export async function describeAgent(agent: string, onWaiting: (step: string) => void = () => undefined): Promise<AgentDescriptor> {
   try {
     const here: DescribeAgentOutput = await localActivities.describeAgent.executeWithOptions(
       { summary: `describe agent ${agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
       [{ agent, onMissing: 'report' }],
     );
     if (!('notServed' in here)) return here;
-    return await describeOnTaskQueue(agent, here.notServed);
+    return await describeOnTaskQueue(agent, here.notServed, onWaiting);
   } catch (error) {
     if (isCancellation(error)) throw error;
     upsertSearchAttributes([
@@ -35,8 +35,8 @@ export async function describeAgent(agent: string): Promise<AgentDescriptor> {
   }
 }
 
-async function describeOnTaskQueue(agent: string, refusal: WorkerRefusal): Promise<AgentDescriptor> {
-  showRefusal(agent, refusal);
+async function describeOnTaskQueue(agent: string, refusal: WorkerRefusal, onWaiting: (step: string) => void): Promise<AgentDescriptor> {
+  onWaiting(showRefusal(agent, refusal));
   try {
     const described = await activities.describeAgent.executeWithOptions(
       { summary: `describe agent ${agent} (a worker that serves it)`, startToCloseTimeout: '30s', scheduleToCloseTimeout: SERVING_WORKER_TIMEOUT, retry: { maximumInterval: '10s' } },

@@ -27,7 +27,7 @@ export function snapshotState(state: RunState): AgentRunState {
 }
 
 /** What the `state` query answers before the agent's description has arrived. */
-export function startingState(input: AgentWorkflowInput): AgentRunState {
+export function startingState(input: AgentWorkflowInput, currentStep = 'starting'): AgentRunState {
   return {
     agent: input.agent,
     status: 'running',
@@ -38,7 +38,7 @@ export function startingState(input: AgentWorkflowInput): AgentRunState {
     pending: [],
     activeGroups: [],
     sessionRules: [],
-    currentStep: 'starting',
+    currentStep,
     lastToolCalls: [],
   };
 }

@@ -2,6 +2,7 @@ import { setCurrentDetails } from '@temporalio/workflow';
 import type { WorkerRefusal } from '../common/definitions';
 import type { RunState } from './run-state';
 import { setStep } from './status';
+import { refusedStep } from '../common/refused-step';
 
 /**
  * The Web UI's details while a step waits for a worker that serves the run's agent: a fleet of
@@ -15,12 +16,14 @@ export function refusalDetails(agent: string, refusal: WorkerRefusal): string {
 }
 
 function stepOf(agent: string, refusal: WorkerRefusal): string {
-  return `waiting for a worker that serves agent '${agent}' (the ${refusal.activity} step)`;
+  return refusedStep(agent, refusal.activity);
 }
 
-/** Before the run is described (no state yet): the details alone. */
-export function showRefusal(agent: string, refusal: WorkerRefusal): void {
-  setCurrentDetails([stepOf(agent, refusal), '', refusalDetails(agent, refusal)].join('\n'));
+/** Before the run is described (no state yet): the details alone; the step, for the starting state query. */
+export function showRefusal(agent: string, refusal: WorkerRefusal): string {
+  const step = stepOf(agent, refusal);
+  setCurrentDetails([step, '', refusalDetails(agent, refusal)].join('\n'));
+  return step;
 }
 
 /** The `workerRefused` signal: a worker left a step of this run to another. */

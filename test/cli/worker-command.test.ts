@@ -85,7 +85,7 @@ describe('durable-agent worker', () => {
     await waitFor(async () => (existsSync(healthFile) || entry.child.exitCode !== null ? true : undefined), 'the health file', 60_000);
     expect({ exitCode: entry.child.exitCode, output: entry.output() }).toMatchObject({ exitCode: null });
     expect(entry.output()).toContain(
-      `[durable-agent] worker for greeter on ${testAddress()}, namespace ${testNamespace()}, task queue ${taskQueue}; unversioned; no metrics; no tracing; payloads not encrypted\n`,
+      `[durable-agent] worker for greeter on ${testAddress()}, namespace ${testNamespace()}, task queue ${taskQueue}; unversioned; no metrics; no tracing; payloads not encrypted; no webhooks\n`,
     );
     const healthy = await waitFor(async () => {
       const check = healthCheck(healthFile);
@@ -106,7 +106,7 @@ describe('durable-agent worker', () => {
   test('every setting as a flag: a TypeScript module, run as it is; the start line says what is on', async () => {
     const taskQueue = uniqueTaskQueue('entry-flags');
     const keys = `k-worker:${Buffer.alloc(32, 7).toString('base64')}`;
-    const entry = spawnEntry(cleanEnv({ AGENT_ENCRYPTION_KEYS: keys, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }), [
+    const entry = spawnEntry(cleanEnv({ AGENT_ENCRYPTION_KEYS: keys, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', AGENT_WEBHOOKS: '[{"url":"http://127.0.0.1:9/hook"}]', AGENT_INBOX_URL: 'http://inbox.example' }), [
       '--module', TS_MODULE,
       '--address', testAddress(),
       '--namespace', testNamespace(),
@@ -123,7 +123,7 @@ describe('durable-agent worker', () => {
     const line = await waitFor(async () => entry.output().split('\n').find((l) => l.startsWith('[durable-agent] worker for')) ?? (entry.child.exitCode !== null ? entry.output() : undefined), 'the start line', 60_000);
     expect(line).toBe(
       `[durable-agent] worker for ts-greeter on ${testAddress()}, namespace ${testNamespace()}, task queue ${taskQueue}; version greeters.b1 (auto_upgrade); ` +
-        `metrics at http://127.0.0.1:0/metrics; tracing to http://127.0.0.1:9/v1/traces (OTLP http/protobuf); payloads are encrypted with key 'k-worker' (AES-256-GCM); 1 key(s) decrypt: k-worker`,
+        `metrics at http://127.0.0.1:0/metrics; tracing to http://127.0.0.1:9/v1/traces (OTLP http/protobuf); payloads are encrypted with key 'k-worker' (AES-256-GCM); 1 key(s) decrypt: k-worker; 1 webhook(s), inbox links to http://inbox.example`,
     );
     entry.child.kill('SIGTERM');
     expect(await entry.exited).toBe(0);

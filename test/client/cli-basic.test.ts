@@ -82,7 +82,11 @@ describe('start, result and list from the CLI; what the Web UI shows', () => {
 
     const text = await runCliCaptured(['list', '--agent', 'reporter', ...common]);
     expect(text.code).toBe(0);
-    expect(text.out.some((line) => line.startsWith(`${run.workflowId}  reporter  completed  `))).toBe(true);
+    // A header, and the columns aligned under it.
+    expect(text.out[0]).toMatch(/^RUN +AGENT +STATUS +STARTED +CONVERSATION$/);
+    const line = text.out.find((candidate) => candidate.startsWith(`${run.workflowId} `))!;
+    expect(line).toMatch(new RegExp(`^${run.workflowId} +reporter +completed +\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z$`));
+    for (const column of ['AGENT', 'STATUS', 'STARTED']) expect(text.out.slice(1).every((row) => row[text.out[0]!.indexOf(column) - 1] === ' ')).toBe(true);
   });
 
   test('usage errors exit 2 with the usage line', async () => {

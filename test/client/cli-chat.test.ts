@@ -98,7 +98,7 @@ describe('durable-agent chat', () => {
       return line?.includes('3 message(s)') ? line : undefined;
     }, 'the conversation listed with its messages');
     expect(listed).toContain(`idle`);
-    expect(listed).toContain(`conversation ${id}, 3 message(s)`);
+    expect(listed).toContain(`${id} (3 message(s))`);
     expect((await conversation.run.handle.describe()).runId).not.toBe(firstRun.runId);
     await conversation.end();
     const watched = await runCliCaptured(['watch', conversation.workflowId, ...common]);

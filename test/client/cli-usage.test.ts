@@ -23,6 +23,28 @@ describe('CLI help, typos and colour (no Temporal needed)', () => {
     expect(await runCliCaptured(['help', 'result'])).toMatchObject({ code: 0, out: expect.arrayContaining(['Usage: durable-agent result ID [--wait] [--json]']) });
   });
 
+  test('--version prints the package version; no example in any help names a demo agent', async () => {
+    const { version } = require('../../package.json') as { version: string };
+    for (const flag of ['--version', '-v']) expect(await runCliCaptured([flag])).toMatchObject({ code: 0, out: [`durable-agent ${version}`] });
+    const demoAgents = ['ecommerce-cs', 'coder', 'researcher', 'research-lead', 'chat-shop'];
+    for (const command of COMMANDS) {
+      for (const example of command.examples ?? []) for (const agent of demoAgents) expect({ command: command.name, example, names: example.includes(agent) }).toEqual({ command: command.name, example, names: false });
+    }
+  });
+
+  test('commands that build agents take them from --module (or AGENT_MODULE) or --demo, never the demo by default', async () => {
+    const saved = process.env.AGENT_MODULE;
+    delete process.env.AGENT_MODULE;
+    try {
+      for (const name of ['tools', 'mcp']) {
+        const result = await runCliCaptured([name]);
+        expect({ name, code: result.code, err: result.err.join('\n') }).toEqual({ name, code: 2, err: expect.stringContaining('which agents? Give --module PATH (or AGENT_MODULE), or --demo for the demo agents') });
+      }
+    } finally {
+      if (saved !== undefined) process.env.AGENT_MODULE = saved;
+    }
+  });
+
   test('every option of every command says what it does', () => {
     for (const command of COMMANDS) {
       for (const [name, option] of Object.entries({ ...command.options, ...COMMON_OPTIONS })) {
@@ -83,6 +105,12 @@ describe('CLI help, typos and colour (no Temporal needed)', () => {
   test('the exit codes are documented: 4 when pending could not read a waiting run', async () => {
     expect((await runCliCaptured(['--help'])).out.join('\n')).toContain('4 waiting runs could not be read (pending).');
     expect((await runCliCaptured(['pending', '--help'])).out.join('\n')).toContain('Then the exit code is 4.');
+  });
+
+  test('watch shows an empty reply as an empty reply, not as an answer', () => {
+    const base = { type: 'model_call_finished', iteration: 1, model: 'm', usage: { promptTokens: 1, completionTokens: 0, totalTokens: 1 }, seq: 1, at: '2026-01-01T00:00:00.000Z' } as const;
+    expect(formatEvent({ ...base, toolCalls: 0, text: '' }, 'w')).toContain('model m: an empty reply (no text, no tool call)');
+    expect(formatEvent({ ...base, toolCalls: 0, text: 'Hi.' }, 'w')).toContain('model m: answer "Hi."');
   });
 
   test('colour only on a terminal, never with NO_COLOR or a dumb terminal', () => {

@@ -23,10 +23,10 @@ export const approveCommand: CliCommand = {
     as: answeredByOption,
   },
   examples: [
-    'approve ecommerce-cs-ab12cd34 call_0_0',
-    `approve ecommerce-cs-ab12cd34 call_0_0 --input '{"order_id":"ORD-2024-001","amount":5}'`,
-    'approve ecommerce-cs-ab12cd34 call_0_0 --as alice@example.com',
-    'approve ecommerce-cs-ab12cd34 --all --remember',
+    'approve support-ab12cd34 call_0_0',
+    `approve support-ab12cd34 call_0_0 --input '{"order_id":"ORD-2024-001","amount":5}'`,
+    'approve support-ab12cd34 call_0_0 --as alice@example.com',
+    'approve support-ab12cd34 --all --remember',
   ],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');

@@ -132,7 +132,7 @@ export const chatCommand: CliCommand = {
     'idle-timeout': { type: 'string', valueName: 'DURATION', description: 'no message for this long ends the conversation (when it starts)', defaultText: '30 days' },
     as: answeredByOption,
   },
-  examples: ['chat --agent ecommerce-cs', 'chat --agent ecommerce-cs --session customer-42 --idle-timeout 7d'],
+  examples: ['chat --agent support', 'chat --agent support --session customer-42 --idle-timeout 7d'],
   async run(ctx) {
     const agent = stringOption(ctx, 'agent');
     if (!agent) throw new UsageError('missing --agent NAME');

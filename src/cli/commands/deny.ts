@@ -11,7 +11,7 @@ export const denyCommand: CliCommand = {
     reason: { type: 'string', valueName: 'TEXT', description: 'why; the model reads it (at most 2,000 characters)', defaultText: 'no reason given' },
     as: answeredByOption,
   },
-  examples: ["deny ecommerce-cs-ab12cd34 call_0_0 --reason 'order is older than 30 days'"],
+  examples: ["deny support-ab12cd34 call_0_0 --reason 'order is older than 30 days'"],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const callId = requirePositional(ctx, 1, 'call id');

@@ -14,7 +14,7 @@ export const groupsCommand: CliCommand = {
     activate: { type: 'string', multiple: true, valueName: 'A[,B]', description: 'groups to switch on (repeatable, comma-separated)' },
     deactivate: { type: 'string', multiple: true, valueName: 'C[,D]', description: 'groups to switch off (repeatable, comma-separated)' },
   },
-  examples: ['groups coder-ab12cd34', 'groups coder-ab12cd34 --activate database --deactivate web'],
+  examples: ['groups support-ab12cd34', 'groups support-ab12cd34 --activate database --deactivate web'],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const activate = list(ctx.values.activate);

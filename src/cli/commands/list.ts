@@ -3,6 +3,7 @@ import { runFilter } from '../../client/run-filter';
 import type { CliCommand } from '../command';
 import { choiceOption, stringOption, UsageError } from '../command';
 import { printJson } from '../cli-output';
+import { alignedTable } from '../../text/table';
 
 export const listCommand: CliCommand = {
   name: 'list',
@@ -18,7 +19,7 @@ export const listCommand: CliCommand = {
     },
     limit: { type: 'string', valueName: 'N', description: 'at most this many runs', defaultText: '20' },
   },
-  examples: ['list', 'list --agent ecommerce-cs --status awaiting_approval', 'list --limit 100 --json'],
+  examples: ['list', 'list --agent support --status awaiting_approval', 'list --limit 100 --json'],
   async run(ctx) {
     const limit = stringOption(ctx, 'limit') ?? '20';
     if (!/^[1-9]\d*$/.test(limit)) throw new UsageError('--limit takes a positive integer');
@@ -29,11 +30,18 @@ export const listCommand: CliCommand = {
       printJson(ctx.output, runs);
       return 0;
     }
-    if (runs.length === 0) ctx.output.out('No runs.');
-    for (const run of runs) {
-      const conversation = run.sessionId !== undefined ? `  conversation ${run.sessionId}, ${run.turns ?? 0} message(s)` : '';
-      ctx.output.out(`${run.workflowId}  ${run.agent ?? '?'}  ${run.status ?? run.temporalStatus}  ${run.startTime.toISOString()}${conversation}`);
+    if (runs.length === 0) {
+      ctx.output.out('No runs.');
+      return 0;
     }
+    const rows = runs.map((run) => [
+      run.workflowId,
+      run.agent ?? '?',
+      run.status ?? run.temporalStatus,
+      run.startTime.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+      run.sessionId !== undefined ? `${run.sessionId} (${run.turns ?? 0} message(s))` : '',
+    ]);
+    for (const line of alignedTable([['RUN', 'AGENT', 'STATUS', 'STARTED', 'CONVERSATION'], ...rows])) ctx.output.out(line);
     return 0;
   },
 };

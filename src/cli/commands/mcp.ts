@@ -37,17 +37,16 @@ function allowedOriginsOf(flags: string[] | undefined): string[] {
 }
 
 async function agentsOf(ctx: CommandContext) {
-  const { loadCommandAgents } = require('../agents-source') as typeof import('../agents-source');
+  const { commandAgentsSource, loadCommandAgents } = require('../agents-source') as typeof import('../agents-source');
   const { readWorkerConfig } = require('../../worker/config') as typeof import('../../worker/config');
   const { withSubAgents } = require('../../toolkit/agent-registry') as typeof import('../../toolkit/agent-registry');
-  const module = stringOption(ctx, 'module') ?? (process.env.AGENT_MODULE || undefined);
-  const loaded = await loadCommandAgents(module ? { module } : { demo: true }, readWorkerConfig().workspace);
+  const loaded = await loadCommandAgents(commandAgentsSource(ctx), readWorkerConfig().workspace);
   return withSubAgents(loaded.agents);
 }
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  usage: 'mcp [--http PORT] [--host H] [--token TOKEN] [--allow-origin ORIGIN]... [--module PATH]',
+  usage: 'mcp (--module PATH | --demo) [--http PORT] [--host H] [--token TOKEN] [--allow-origin ORIGIN]...',
   summary: 'Serve the agents as an MCP server (stdio, or streamable HTTP with --http): agent tools run as durable runs and MCP tasks, approvals as elicitations.',
   details: DETAILS,
   options: {
@@ -62,13 +61,14 @@ export const mcpCommand: CliCommand = {
       env: 'AGENT_MCP_ALLOWED_ORIGINS',
       defaultText: 'loopback origins only',
     },
-    module: { type: 'string', valueName: 'PATH', description: 'the module whose agents become tools', env: 'AGENT_MODULE', defaultText: 'the demo agents' },
+    module: { type: 'string', valueName: 'PATH', description: 'the module whose agents become tools', env: 'AGENT_MODULE' },
+    demo: { type: 'boolean', description: 'the demo agents instead' },
   },
   examples: [
-    'mcp',
+    'mcp --module ./agents.ts',
     'mcp --module ./dist/agents.js --task-queue agents',
-    'mcp --http 8787 --token "$(openssl rand -hex 24)"',
-    'mcp --http 8787 --allow-origin https://app.example.com',
+    'mcp --module ./agents.ts --http 8787 --token "$(openssl rand -hex 24)"',
+    'mcp --module ./agents.ts --http 8787 --allow-origin https://app.example.com',
   ],
   async run(ctx) {
     const httpPort = stringOption(ctx, 'http');

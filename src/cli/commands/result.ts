@@ -18,7 +18,7 @@ export const resultCommand: CliCommand = {
     `result) is not: its pending calls are printed with the commands that answer them, exit code ${WAITING_EXIT_CODE}.\n` +
     '--wait waits for the end in any case. A failed, cancelled or terminated run prints why, exit code 1.',
   options: { wait: { type: 'boolean', description: 'wait for the end even while the run waits for a person' } },
-  examples: ['result ecommerce-cs-ab12cd34', 'result ecommerce-cs-ab12cd34 --wait --json'],
+  examples: ['result support-ab12cd34', 'result support-ab12cd34 --wait --json'],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const client = await ctx.connect();

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command';
+import { webUiHint } from '../../client/client-config';
 import { stringOption, UsageError } from '../command';
 import { printJson } from '../cli-output';
 import { checkAgentStarted } from '../agent-check';
@@ -18,8 +19,8 @@ export const startCommand: CliCommand = {
     watch: { type: 'boolean', description: 'follow the run until it ends, as `watch` does' },
   },
   examples: [
-    "start --agent ecommerce-cs --prompt 'Where is order ORD-2024-001?' --user u-1001",
-    "start --agent coder --prompt 'Fix the failing test' --watch",
+    "start --agent support --prompt 'Where is order ORD-2024-001?' --user u-1001",
+    "start --agent support --prompt 'Refund A-1001, it arrived broken' --watch",
   ],
   async run(ctx) {
     const agent = stringOption(ctx, 'agent');
@@ -37,17 +38,21 @@ export const startCommand: CliCommand = {
     });
     if (!ctx.json) {
       ctx.output.out(`Started ${run.workflowId}`);
-      ctx.output.out(`Web UI: ${run.webUiUrl}`);
+      const hint = webUiHint(client.config.address);
+      ctx.output.out(`Web UI: ${run.webUiUrl}${hint ? ` (${hint})` : ''}`);
     }
     // The run reports an agent no worker knows within moments: say so instead of exiting 0.
     const check = await checkAgentStarted(run);
-    if (ctx.json) printJson(ctx.output, { workflowId: run.workflowId, webUiUrl: run.webUiUrl, ...(check.outcome === 'failed' ? { error: check.message } : {}) });
-    if (check.outcome === 'failed') {
+    if (ctx.json) printJson(ctx.output, { workflowId: run.workflowId, webUiUrl: run.webUiUrl, ...(check.outcome === 'failed' || check.outcome === 'not_served' ? { error: check.message } : {}) });
+    if (check.outcome === 'failed' || check.outcome === 'not_served') {
       ctx.output.err(check.message);
       return 1;
     }
     if (check.outcome === 'no_worker') {
-      ctx.output.err(`No worker has taken ${run.workflowId} yet; it starts when a worker polls task queue '${client.config.taskQueue}'.`);
+      ctx.output.err(
+        `No worker that serves agent '${agent}' has taken ${run.workflowId} yet; it starts when one polls task queue '${client.config.taskQueue}' ` +
+          `(within 15 minutes, else it fails; workers of other agents on the queue leave it to one that serves it).`,
+      );
     }
     return ctx.values.watch ? followRun(ctx, run) : 0;
   },

@@ -12,7 +12,7 @@ export const submitCommand: CliCommand = {
     error: { type: 'boolean', description: 'the result is an error' },
     as: answeredByOption,
   },
-  examples: ["submit ecommerce-cs-ab12cd34 call_1_0 --output 'tracking SF42'", "submit ecommerce-cs-ab12cd34 call_1_0 --output 'no such address' --error"],
+  examples: ["submit support-ab12cd34 call_1_0 --output 'tracking SF42'", "submit support-ab12cd34 call_1_0 --output 'no such address' --error"],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const callId = requirePositional(ctx, 1, 'call id');

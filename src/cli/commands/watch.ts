@@ -63,7 +63,7 @@ export const watchCommand: CliCommand = {
     'events-only': { type: 'boolean', description: 'leave out the partial text of streaming model calls' },
     'top-only': { type: 'boolean', description: "leave out the sub-agents' events" },
   },
-  examples: ['watch ecommerce-cs-ab12cd34', 'watch ecommerce-cs-ab12cd34 --json --events-only'],
+  examples: ['watch support-ab12cd34', 'watch support-ab12cd34 --json --events-only'],
   async run(ctx) {
     const id = requirePositional(ctx, 0, 'run id');
     const client = await ctx.connect();
