@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { relativeLinks } from '../docs/links';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import { testAddress, testNamespace, uniqueTaskQueue } from '../helpers/temporal-env';
 import { createConsumerProject, packRepository, type PackedPackage } from './consumer-project';
@@ -74,8 +75,8 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  test('holds the compiled build, the bin, the dev-server scripts, the project template, the README and package.json, and nothing else', () => {
-    const allowed = /^(dist\/.+\.(js|mjs|d\.ts|d\.mts|js\.map)|bin\/durable-agent\.cjs|scripts\/(dev-server|processes|temporal-cli)\.cjs|templates\/project\/.+|README\.md|LICENSE|package\.json)$/;
+  test('holds the compiled build, the bin, the dev-server scripts, the project template, the README, the guides, the changelog and package.json, and nothing else', () => {
+    const allowed = /^(dist\/.+\.(js|mjs|d\.ts|d\.mts|js\.map)|bin\/durable-agent\.cjs|scripts\/(dev-server|processes|temporal-cli)\.cjs|templates\/project\/.+|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
     expect(packed.files.filter((file) => !allowed.test(file))).toEqual([]);
     expect(packed.files.filter((file) => /(^|\/)(tests?|fixtures|bench|\.ci)\//.test(file) && !file.startsWith('templates/project/test/'))).toEqual([]);
     expect(packed.files).toEqual(expect.arrayContaining(['templates/project/agents.ts', 'templates/project/test/agents.test.ts', 'templates/project/gitignore', 'templates/project/env.example']));
@@ -89,6 +90,28 @@ describe('the packed package', () => {
     // tsx runs a TypeScript agents module (`durable-agent worker --module agents.ts`); the compiler itself stays out.
     expect(Object.keys(manifest.dependencies)).toContain('tsx');
     expect(Object.keys(manifest.dependencies)).not.toContain('typescript');
+  });
+
+  test('is ready to publish: not private, with its repository, homepage, issues and license, and every relative link of its README and guides resolves inside it', async () => {
+    const installed = join(project, 'node_modules', 'durable-agent');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest.private).toBeUndefined();
+    expect(manifest).toMatchObject({ license: 'MIT', repository: { type: 'git', url: expect.stringMatching(/^git\+https:\/\//) }, homepage: expect.stringMatching(/^https:\/\//), bugs: { url: expect.stringMatching(/^https:\/\//) } });
+    const markdown = ['README.md', 'CHANGELOG.md', ...readdirSync(join(installed, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+    const broken = markdown.flatMap((file) =>
+      relativeLinks(file, readFileSync(join(installed, file), 'utf8')).flatMap((link) => {
+        const target = link.target.split('#')[0]!;
+        return target && !existsSync(join(installed, dirname(file), target)) ? [`${file}:${link.line} → ${link.target}`] : [];
+      }),
+    );
+    expect(broken).toEqual([]);
+    expect(markdown.length).toBeGreaterThan(20);
+    // What `npm publish` would send, checked by npm itself (nothing is sent).
+    const dryRun = await runCommand('npm', ['publish', '--dry-run', '--json', '--ignore-scripts', packed.tarball], { cwd: work, timeoutMs: 120_000 });
+    expect({ code: dryRun.code, stderr: dryRun.code === 0 ? '' : dryRun.stderr }).toEqual({ code: 0, stderr: '' });
+    const published = JSON.parse(dryRun.stdout.slice(dryRun.stdout.indexOf('{'))) as Record<string, unknown>;
+    // npm 11 keys its report by the package's name; npm 10 gives the report itself.
+    expect(published['durable-agent'] ?? published).toMatchObject({ name: 'durable-agent', version: expect.any(String) });
   });
 
   test('an ES module imports the API by name: the same objects require() returns', async () => {
