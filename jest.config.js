@@ -3,8 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The cluster tier runs on its own: npm run test:cluster (test/cluster/jest.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
+  // The cluster tier and the real-model tier run on their own: npm run test:cluster, npm run test:model.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/', '<rootDir>/test/real-model/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

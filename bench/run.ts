@@ -13,6 +13,7 @@
 //   BENCH_PARKED_MAX_CACHED  P3 worker's maxCachedWorkflows (the Temporal SDK's default)
 //   BENCH_PARKED_TIMEOUT     P3 longest wait for each phase, in seconds (600)
 //   BENCH_PARALLEL_RUNS      P5 runs (3)
+//   BENCH_MODELS             the real-model part's model sizes (0.5b,1.5b), built and fetched into .tools/ when missing
 //   BENCH_WAITING            runs waiting at once in the waiting-calls part, comma-separated (1000,10000); or `--waiting N[,N…]`
 import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
@@ -37,6 +38,7 @@ import { printSummary, type SummaryRow } from './summary';
 import { measureThroughput } from './throughput';
 import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
 import { measureWaitingCalls, waitingCounts } from './waiting-calls';
+import { measureRealModels } from './real-model';
 import { bundleReleaseWorkflows, type Release } from './release-bundle';
 
 /** The release whose workflow code P1 runs beside this one's. */
@@ -170,6 +172,7 @@ async function main(): Promise<void> {
         phaseTimeoutMs: PARKED_TIMEOUT_S * 1000 * 3,
       }),
     );
+    await part('model', () => measureRealModels((process.env.BENCH_MODELS ?? '0.5b,1.5b').split(',').map((size) => size.trim())));
     printSummary(rows);
     await native.close();
   } finally {

@@ -76,8 +76,12 @@ async function chatDemo(address: string, agent: string): Promise<void> {
  * followed live in the terminal.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { agent: { type: 'string' }, prompt: { type: 'string' }, chat: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({
+    options: { agent: { type: 'string' }, prompt: { type: 'string' }, chat: { type: 'boolean' }, 'local-model': { type: 'boolean' }, 'model-size': { type: 'string' } },
+    strict: true,
+  });
   const args = { agent: values.agent ?? 'ecommerce-cs', prompt: values.prompt, chat: values.chat === true };
+  const localModelSize = values['local-model'] ? values['model-size'] ?? '0.5b' : undefined;
   const stop = new AbortController();
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
@@ -100,7 +104,15 @@ async function main(): Promise<void> {
 
   const config = readWorkerConfig();
   let modelOverrides = {};
-  if (!config.openaiApiKey && !config.openaiBaseUrl) {
+  if (localModelSize !== undefined) {
+    log(`A small open model on this machine (Qwen2.5-Coder ${localModelSize}): built and fetched into .tools/ the first time (several minutes), then served on loopback.`);
+    const { startLocalModel } = require('../../scripts/local-model.cjs') as typeof import('../../scripts/local-model.cjs');
+    const local = await startLocalModel({ model: localModelSize });
+    cleanups.push(() => local.stop());
+    // Small open models write their tool calls as text: read them as calls (see docs/providers.md).
+    modelOverrides = { openaiBaseUrl: local.baseURL, defaultModel: local.model, textToolCallModels: ['*'] };
+    log(`Model: ${local.model} at ${local.baseURL} (llama-server, pid ${local.pid}); it may be slow and wrong, the run stays right.`);
+  } else if (!config.openaiApiKey && !config.openaiBaseUrl) {
     const scripted = await startScriptedModelServer({ script: demoModelScript });
     cleanups.push(() => scripted.close());
     modelOverrides = { openaiBaseUrl: scripted.baseURL, defaultModel: 'scripted-model' };

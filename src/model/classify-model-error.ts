@@ -117,12 +117,14 @@ export function classifyModelError(error: unknown, context: ModelErrorContext): 
 
 /**
  * Providers say it differently: OpenAI's `context_length_exceeded` code, or the message (vLLM,
- * llama.cpp, Ollama, Anthropic-compatible gateways: "maximum context length", "prompt is too long").
+ * llama.cpp, Ollama, Anthropic-compatible gateways: "maximum context length", "prompt is too long"),
+ * most with a 400, llama.cpp's server with a 500 ("Context size has been exceeded"): a retry of the
+ * same request cannot succeed, whatever the status says.
  */
 const CONTEXT_TOO_LONG = /context[_ ](length|size|window)|maximum context|prompt is too long|too many tokens|exceeds? the (model'?s? )?(context|token limit)/i;
 
 export function isContextTooLong(status: number, code: string | undefined, message: string): boolean {
-  return status === 400 && (code === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(message));
+  return status >= 400 && (code === 'context_length_exceeded' || CONTEXT_TOO_LONG.test(message));
 }
 
 function providerMessage(error: APIError): string {

@@ -27,8 +27,8 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
     timeout: timeoutMs,
   });
 
-  const withTextCalls = <R extends { message: AssistantMessage; model: string }>(result: R, textToolCalls: boolean | undefined): R =>
-    readsTextToolCalls(textToolCalls, config.textToolCallModels ?? [], result.model) ? { ...result, message: readTextToolCalls(result.message) } : result;
+  const withTextCalls = <R extends { message: AssistantMessage; model: string }>(result: R, textToolCalls: boolean | undefined, offered: number): R =>
+    readsTextToolCalls(textToolCalls, config.textToolCallModels ?? [], result.model) ? { ...result, message: readTextToolCalls(result.message, offered) } : result;
 
   return {
     async complete(request, options = {}) {
@@ -44,7 +44,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
           const stream = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, {
             signal,
           });
-          return withTextCalls(await readCompletionStream(stream, model, options), settings.textToolCalls);
+          return withTextCalls(await readCompletionStream(stream, model, options), settings.textToolCalls, tools.length);
         }
         const completion = await client.chat.completions.create(
           body as unknown as ChatCompletionCreateParamsNonStreaming,
@@ -52,7 +52,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
         );
         const result = readCompletion(completion, model);
         if (result.message.content) options.onText?.(result.message.content);
-        return withTextCalls(result, settings.textToolCalls);
+        return withTextCalls(result, settings.textToolCalls, tools.length);
       } catch (error) {
         if (options.signal?.aborted) throw new CancelledFailure(`Call to model ${model} was cancelled.`);
         const cause = deadline.signal.aborted

@@ -83,6 +83,9 @@ function callsIn(value: unknown): Omit<ToolCall, 'id'>[] {
   return call ? [call] : [];
 }
 
+/** A reply that starts as a call would (`{"name": "x", "arguments": …`) but is no JSON: a call all the same, whose arguments fail to parse. */
+const BROKEN_CALL = /^\s*(?:```(?:json)?\s*)?(?:<tool_call>\s*)?\{\s*"name"\s*:\s*"([^"]+)"\s*,\s*"(?:arguments|parameters)"\s*:\s*([\s\S]*)$/;
+
 function found(text: string): Found[] {
   const tagged = [...text.matchAll(TAGGED)];
   if (tagged.length > 0) {
@@ -93,7 +96,10 @@ function found(text: string): Found[] {
       return calls.map((call) => ({ call, start: match.index!, end: match.index! + match[0].length }));
     });
   }
-  return jsonSpans(text).flatMap((span) => callsIn(span.value).map((call) => ({ call, start: span.start, end: span.end })));
+  const calls = jsonSpans(text).flatMap((span) => callsIn(span.value).map((call) => ({ call, start: span.start, end: span.end })));
+  if (calls.length > 0) return calls;
+  const broken = BROKEN_CALL.exec(text);
+  return broken ? [{ call: { name: broken[1]!, arguments: broken[2]!.trim() }, start: 0, end: text.length }] : [];
 }
 
 /** The text left once the calls (and their markers and empty code fences) are taken out. */
@@ -111,10 +117,11 @@ function rest(text: string, calls: Found[]): string {
 
 /**
  * The reply with the calls its text holds as tool calls (ids `text_call_N`, which the workflow
- * makes unique), when it has no native ones; the reply as it is otherwise.
+ * makes unique), when tools were offered and it has no native ones; the reply as it is otherwise.
  */
-export function readTextToolCalls(message: AssistantMessage): AssistantMessage {
-  if ((message.toolCalls?.length ?? 0) > 0 || !message.content) return message;
+export function readTextToolCalls(message: AssistantMessage, offered: number): AssistantMessage {
+  // Without tools offered (the summary at the iteration limit) a reply is the answer, whatever it holds.
+  if (offered === 0 || (message.toolCalls?.length ?? 0) > 0 || !message.content) return message;
   const calls = found(message.content);
   if (calls.length === 0) return message;
   const toolCalls = calls.map(({ call }, index): ToolCall => ({ id: `text_call_${index}`, ...call }));

@@ -65,6 +65,13 @@ describe('classifyModelError', () => {
     expect(failure.nonRetryable).toBe(true);
   });
 
+  it("llama.cpp's 500 saying the context size was exceeded is Model.ContextTooLong too: a retry of it cannot succeed", () => {
+    const failure = classifyModelError(APIError.generate(500, { error: { code: 500, message: 'Context size has been exceeded.', type: 'server_error' } }, undefined, new Headers()), context);
+    expect(failure.type).toBe(FailureTypes.modelContextTooLong);
+    expect(failure.nonRetryable).toBe(true);
+    expect(classifyModelError(APIError.generate(500, { error: { message: 'out of memory' } }, undefined, new Headers()), context).type).toBe(FailureTypes.modelServer);
+  });
+
   it('other 400s stay bad requests', () => {
     const failure = classifyModelError(APIError.generate(400, { error: { message: 'tools[0].name is invalid' } }, undefined, new Headers()), context);
     expect(failure.type).toBe(FailureTypes.modelBadRequest);

@@ -3,7 +3,7 @@ import { readsTextToolCalls, readTextToolCalls } from '../../src/model/text-tool
 import { unknownKeys, unknownKeysMessage } from '../../src/toolkit/unknown-keys';
 
 const reply = (content: string | null, more: Partial<AssistantMessage> = {}): AssistantMessage => ({ role: 'assistant', content, model: 'qwen', ...more });
-const callsOf = (content: string) => readTextToolCalls(reply(content));
+const callsOf = (content: string) => readTextToolCalls(reply(content), 1);
 
 describe('tool calls written in the reply text', () => {
   test.each([
@@ -36,7 +36,17 @@ describe('tool calls written in the reply text', () => {
   test('text that holds no call, JSON that is not a call, and replies with native calls are left as they are', () => {
     for (const text of ['The order ships tomorrow.', 'Here: {"status": "shipped", "eta": "tomorrow"}', '{"name": "Ann"}']) expect(callsOf(text)).toEqual(reply(text));
     const native = reply('{"name":"x","arguments":{}}', { toolCalls: [{ id: 'c', name: 'y', arguments: '{}' }] });
-    expect(readTextToolCalls(native)).toBe(native);
+    expect(readTextToolCalls(native, 1)).toBe(native);
+  });
+
+  test('a reply that starts as a call but is no JSON is a call whose arguments fail to parse, as a small model writes it', () => {
+    const text = '{"name": "request_refund", "arguments": {"order_id": "A-2", "reason": "broken","requestedBy":"u-1"}';
+    expect(callsOf(text).toolCalls).toEqual([{ id: 'text_call_0', name: 'request_refund', arguments: '{"order_id": "A-2", "reason": "broken","requestedBy":"u-1"}' }]);
+  });
+
+  test('without tools offered (the summary at the iteration limit) the text is the answer, whatever it holds', () => {
+    const text = '{"name": "lookup_order", "arguments": {"order_id": "A-1"}}';
+    expect(readTextToolCalls(reply(text), 0)).toEqual(reply(text));
   });
 
   test('read when the agent says so, else when the worker names the model (or *)', () => {

@@ -1,0 +1,178 @@
+import { temporal } from '@temporalio/proto';
+import { NativeConnection } from '@temporalio/worker';
+import { z } from 'zod';
+import { AgentClient } from '../../src/client/agent-client';
+import type { AgentRun } from '../../src/client/agent-run';
+import type { AgentEvent } from '../../src/common/events';
+import type { AgentRunResult } from '../../src/common/run';
+import { createChatModel } from '../../src/model/create-chat-model';
+import { defineAgent, type AgentDefinition } from '../../src/toolkit/define-agent';
+import { defineTool } from '../../src/toolkit/define-tool';
+import { createWorker, type AgentWorker } from '../../src/worker/create-worker';
+import { testConnection, uniqueTaskQueue, workflowBundle } from '../helpers/temporal-env';
+import { REAL_MODEL_ENV } from './real-model-env';
+
+const EventType = temporal.api.enums.v1.EventType;
+
+/**
+ * An agent as a small model on two cores needs it: temperature 0 (deterministic where the model
+ * allows), replies bounded (a small model may repeat itself until its context is full), and fewer
+ * iterations; its tools and rules unchanged.
+ */
+export function forSmallModel(agent: AgentDefinition): AgentDefinition {
+  return { ...agent, maxIters: Math.min(agent.maxIters ?? 10, 6), model: { ...agent.model, temperature: 0, maxTokens: 384, timeout: '2 minutes', maximumAttempts: 2 } };
+}
+
+const bookCourier = defineTool({
+  name: 'book_courier',
+  description: 'Book a courier to collect a returned parcel. The warehouse books it and reports the pickup time.',
+  input: z.object({ order_id: z.string().describe('The order id, e.g. ORD-2024-002') }),
+  external: true,
+});
+
+/** An agent whose one tool runs outside the worker: the run waits for its result. */
+export const returnsDesk = defineAgent({
+  name: 'returns-desk',
+  instructions: 'You arrange the collection of returned parcels. Use the book_courier tool, then tell the customer the pickup time.',
+  tools: [bookCourier],
+  maxIters: 4,
+});
+
+export interface RealModelEnv {
+  client: AgentClient;
+  worker: AgentWorker;
+  stop(): Promise<void>;
+}
+
+/** A worker for these agents on the real model (tool calls written as text read as calls), and a client. */
+export async function startRealModelEnv(agents: AgentDefinition[]): Promise<RealModelEnv> {
+  const taskQueue = uniqueTaskQueue('real-model');
+  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS! });
+  const model = process.env[REAL_MODEL_ENV.model]!;
+  const worker = await createWorker({
+    agents,
+    connection,
+    config: { taskQueue, defaultModel: model, namespace: 'default' },
+    model: createChatModel({ baseURL: process.env[REAL_MODEL_ENV.baseURL]!, apiKey: 'local', defaultModel: model, textToolCallModels: ['*'] }),
+    workflowBundle: workflowBundle(),
+    log: () => undefined,
+  });
+  const running = worker.run();
+  const client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
+  return {
+    client,
+    worker,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+export interface Answers {
+  approve?: boolean;
+  /** The result submitted for an external call. */
+  submit?: string;
+}
+
+export interface Outcome {
+  result?: AgentRunResult;
+  /** The run's failure, when it failed: its type and message. */
+  failure?: { type?: string; message: string };
+  events: AgentEvent[];
+  workflowTaskFailed: number;
+  /** Each model call: how long it took and the tokens it wrote. */
+  modelCalls: { ms: number; completionTokens: number }[];
+}
+
+/**
+ * Follows a run to its end, answering what waits as `answers` says, within `timeoutMs`; then reads
+ * what the runtime must guarantee from its history, whatever the model did.
+ */
+export async function drive(client: AgentClient, run: AgentRun, answers: Answers, timeoutMs = 300_000): Promise<Outcome> {
+  const deadline = Date.now() + timeoutMs;
+  let ended = false;
+  const finished = run.result().then(
+    (result) => ({ result }),
+    (error: { cause?: { type?: string; message?: string }; message: string }) => ({ failure: { ...(error.cause?.type ? { type: error.cause.type } : {}), message: error.cause?.message ?? error.message } }),
+  );
+  void finished.then(() => (ended = true));
+  while (!ended) {
+    if (Date.now() > deadline) throw new Error(`run ${run.workflowId} did not end within ${timeoutMs / 1000} s`);
+    const state = await run.state().catch(() => undefined);
+    for (const call of state?.pending ?? []) {
+      const target = client.get(call.workflowId ?? run.workflowId);
+      if (call.kind === 'external') await target.submit(call.callId, answers.submit ?? 'done').catch(() => undefined);
+      else if (answers.approve === false) await target.deny(call.callId, 'not now').catch(() => undefined);
+      else await target.approve(call.callId).catch(() => undefined);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const end = await finished;
+  const history = await run.handle.fetchHistory();
+  const events = await run.eventsAfter(0).catch((): AgentEvent[] => []);
+  return { ...end, events, workflowTaskFailed: (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED).length, modelCalls: modelCallsOf(history) };
+}
+
+function modelCallsOf(history: temporal.api.history.v1.IHistory): Outcome['modelCalls'] {
+  const events = history.events ?? [];
+  const scheduled = new Map<number, number>();
+  const started = new Map<number, number>();
+  const calls: Outcome['modelCalls'] = [];
+  const ms = (event: temporal.api.history.v1.IHistoryEvent) => Number(event.eventTime?.seconds ?? 0) * 1000 + Math.round((event.eventTime?.nanos ?? 0) / 1e6);
+  for (const event of events) {
+    const id = Number(event.eventId);
+    if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel') scheduled.set(id, 1);
+    const start = event.activityTaskStartedEventAttributes;
+    if (start && scheduled.has(Number(start.scheduledEventId))) started.set(Number(start.scheduledEventId), ms(event));
+    const done = event.activityTaskCompletedEventAttributes;
+    if (done && started.has(Number(done.scheduledEventId))) {
+      const payload = done.result?.payloads?.[0];
+      const output = payload?.data ? (JSON.parse(Buffer.from(payload.data).toString('utf8')) as { usage?: { completionTokens?: number } }) : {};
+      calls.push({ ms: ms(event) - started.get(Number(done.scheduledEventId))!, completionTokens: output.usage?.completionTokens ?? 0 });
+    }
+  }
+  return calls;
+}
+
+/** What the runtime holds to whatever the model writes: a final status or a named failure, no failed workflow task, a result for every call. */
+export function expectRuntimeHeld(outcome: Outcome): void {
+  expect(outcome.workflowTaskFailed).toBe(0);
+  if (outcome.result) {
+    expect(['completed', 'max_iterations']).toContain(outcome.result.status);
+    const calls = outcome.result.messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls ?? [] : []));
+    const answered = new Set(outcome.result.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+    expect(calls.filter((call) => !answered.has(call.id))).toEqual([]);
+  } else {
+    // A run may fail only as the runtime names it (say, the model's empty replies past the bound).
+    expect(outcome.failure?.type).toMatch(/^(Agent|Model)\./);
+  }
+}
+
+/** The figures the tier prints at its end: tool-call validity, time per model call, tokens per second. */
+export const figures = { toolCalls: 0, validToolCalls: 0, modelCalls: [] as Outcome['modelCalls'] };
+
+/** A call the runtime refused before running it: a tool that is not there, or arguments its schema does not take. */
+const INVALID_CALL = /^Error: (Invalid arguments|Parameter validation failed|Tool not found|Unauthorized)/;
+
+export function tally(outcome: Outcome): void {
+  figures.modelCalls.push(...outcome.modelCalls);
+  for (const message of outcome.result?.messages ?? []) {
+    if (message.role !== 'tool') continue;
+    figures.toolCalls += 1;
+    if (!INVALID_CALL.test(message.content)) figures.validToolCalls += 1;
+  }
+}
+
+export function describeFigures(): string {
+  const calls = figures.modelCalls;
+  const ms = calls.map((call) => call.ms).sort((a, b) => a - b);
+  const median = ms.length > 0 ? ms[Math.floor(ms.length / 2)]! : 0;
+  const tokens = calls.reduce((sum, call) => sum + call.completionTokens, 0);
+  const seconds = calls.reduce((sum, call) => sum + call.ms, 0) / 1000;
+  return (
+    `${process.env[REAL_MODEL_ENV.model]}: ${figures.validToolCalls}/${figures.toolCalls} tool calls valid; ` +
+    `${calls.length} model calls, median ${(median / 1000).toFixed(1)} s each; ${(tokens / Math.max(seconds, 0.001)).toFixed(1)} tokens/s written over the calls' whole time`
+  );
+}
