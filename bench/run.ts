@@ -2,7 +2,7 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, wait, model (default: all)
 //   BENCH_WARMUP             P1 warm-up rounds (5)
 //   BENCH_ROUNDS             P1 rounds of each kind (40)
 //   BENCH_WORKER_STARTS      worker starts of each kind (5)

@@ -190,12 +190,14 @@ async function healthy(port) {
 /**
  * llama-server on loopback with the model and Qwen2.5's template (`--jinja`), `--no-repack` (the
  * repacked weights misbehave on some CPUs), once /health says ok. The caller stops it (stop()).
+ * A reply is at most `maxTokens` long unless a request asks for fewer: a small model may repeat
+ * itself until its context is full, minutes of generation on two cores.
  */
-async function startLocalModel({ root = DEFAULT_ROOT, model = '0.5b', port = 0, contextSize = 8192, timeoutMs = 180000 } = {}) {
+async function startLocalModel({ root = DEFAULT_ROOT, model = '0.5b', port = 0, contextSize = 8192, maxTokens = 512, timeoutMs = 180000 } = {}) {
   const binary = await ensureLlamaServer(root);
   const file = await ensureModel(root, model);
   const chosen = port || (await freePort());
-  const args = ['-m', file, '--host', '127.0.0.1', '--port', String(chosen), '--no-repack', '--jinja', '--chat-template-file', templatePath(root), '-c', String(contextSize), '-t', String(os.availableParallelism()), '--no-webui', '--alias', MODELS[model].name];
+  const args = ['-m', file, '--host', '127.0.0.1', '--port', String(chosen), '--no-repack', '--jinja', '--chat-template-file', templatePath(root), '-c', String(contextSize), '-n', String(maxTokens), '-t', String(os.availableParallelism()), '--no-webui', '--alias', MODELS[model].name];
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = `${stderr}${chunk}`.slice(-8000)));

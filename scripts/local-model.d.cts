@@ -15,6 +15,6 @@ export interface LocalModel {
   pid: number;
   stop(): Promise<void>;
 }
-export declare function startLocalModel(options?: { root?: string; model?: string; port?: number; contextSize?: number; timeoutMs?: number }): Promise<LocalModel>;
+export declare function startLocalModel(options?: { root?: string; model?: string; port?: number; contextSize?: number; maxTokens?: number; timeoutMs?: number }): Promise<LocalModel>;
 export declare function serverPath(root: string): string;
 export declare function modelPath(root: string, model: string): string;

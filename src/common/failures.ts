@@ -2,6 +2,7 @@
 export const FailureTypes = {
   /** An unexpected error inside the workflow code. */
   workflowInternal: 'Agent.WorkflowInternal',
+  /** Raised by runs of 0.5.0 and before; since 0.6.0 a run waits for a worker that serves its agent and fails with noWorkerServes. */
   unknownAgent: 'Agent.UnknownAgent',
   emptyReplies: 'Agent.EmptyReplies',
   modelRateLimit: 'Model.RateLimit',
@@ -9,7 +10,7 @@ export const FailureTypes = {
   modelTimeout: 'Model.Timeout',
   modelConnection: 'Model.Connection',
   modelBadRequest: 'Model.BadRequest',
-  /** A 400 that says the conversation is longer than the model's context. */
+  /** The provider says the conversation is longer than the model's context (a 400; llama.cpp's server a 500). */
   modelContextTooLong: 'Model.ContextTooLong',
   modelAuth: 'Model.Authentication',
   modelNotFound: 'Model.NotFound',

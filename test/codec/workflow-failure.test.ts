@@ -41,15 +41,15 @@ describe.each<[string, (dir: string) => Promise<Partial<CodecWorkerOptions>>]>([
 
   test("the run's failure message is stored in its encrypted attributes; a client with the key reads it as usual", async () => {
     const client = await AgentClient.connect({ connection: await testConnection(), taskQueue, dataConverter: encryptedDataConverter(keys) });
-    const run = await client.start('no-such-agent-4711', { prompt: 'anything' });
+    const run = await client.start('vault-agent', { prompt: 'REFUSE-4711' });
     const error = await run.result().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     const cause = (error as WorkflowFailedError).cause as ApplicationFailure;
-    expect(cause.message).toContain('no-such-agent-4711');
+    expect(cause.message).toContain('REFUSE-4711');
 
     const failed = (await run.handle.fetchHistory()).events!.find((event) => event.workflowExecutionFailedEventAttributes)!.workflowExecutionFailedEventAttributes!.failure!;
     expect(failed.message).toBe('Encoded failure');
-    expect(JSON.stringify(failed)).not.toContain('no-such-agent-4711');
+    expect(JSON.stringify(failed)).not.toContain('REFUSE-4711');
     expect(isEncryptedPayload(failed.encodedAttributes!)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { relativeLinks } from '../docs/links';
+import { RELEASED_MAIN_EXPORTS } from './released-exports';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import { testAddress, testNamespace, uniqueTaskQueue } from '../helpers/temporal-env';
 import { createConsumerProject, packRepository, type PackedPackage } from './consumer-project';
@@ -112,6 +113,22 @@ describe('the packed package', () => {
     const published = JSON.parse(dryRun.stdout.slice(dryRun.stdout.indexOf('{'))) as Record<string, unknown>;
     // npm 11 keys its report by the package's name; npm 10 gives the report itself.
     expect(published['durable-agent'] ?? published).toMatchObject({ name: 'durable-agent', version: expect.any(String) });
+  });
+
+  test("the changelog has this version's section, and names every name an earlier release's main entry exported that this one does not", async () => {
+    const installed = join(project, 'node_modules', 'durable-agent');
+    const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
+    const changelog = readFileSync(join(installed, 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toMatch(new RegExp(`^## ${version.replace(/\./g, '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)$`, 'm'));
+    const probe = await node(['exported-names.cjs']);
+    expect(probe.stderr).toBe('');
+    const { names } = lastJsonLine<{ names: string[] }>(probe.stdout);
+    expect(names).toEqual(expect.arrayContaining(['AgentClient', 'defineAgent', 'AgentRunState']));
+    const exported = new Set(names);
+    const unexplained = Object.entries(RELEASED_MAIN_EXPORTS).flatMap(([release, released]) =>
+      released.filter((name) => !exported.has(name) && !changelog.includes(`\`${name}\``)).map((name) => `${name} (exported by ${release})`),
+    );
+    expect(unexplained).toEqual([]);
   });
 
   test('an ES module imports the API by name: the same objects require() returns', async () => {

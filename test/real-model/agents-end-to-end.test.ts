@@ -1,9 +1,8 @@
 import { ecommerceAgent } from '../../src/demo/ecommerce-agent';
-import { researchLeadAgent } from '../../src/demo/research-agents';
 import type { AgentEvent } from '../../src/common/events';
 import type { ToolMessage } from '../../src/common/messages';
 import { describeWithRealModel } from './real-model-env';
-import { forSmallModel, describeFigures, drive, expectRuntimeHeld, returnsDesk, startRealModelEnv, tally, type Outcome, type RealModelEnv } from './real-model-kit';
+import { forSmallModel, describeFigures, drive, expectRuntimeHeld, researchLead, returnsDesk, startRealModelEnv, tally, type Outcome, type RealModelEnv } from './real-model-kit';
 
 const ofType = <T extends AgentEvent['type']>(outcome: Outcome, type: T) => outcome.events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
@@ -12,7 +11,7 @@ describeWithRealModel('the demo agents on a real open model, end to end on a rea
   const shop = forSmallModel(ecommerceAgent);
   const streaming = { ...shop, name: 'ecommerce-cs-streaming', model: { ...shop.model, stream: true } };
   beforeAll(async () => {
-    env = await startRealModelEnv([shop, streaming, forSmallModel(researchLeadAgent), forSmallModel(returnsDesk)]);
+    env = await startRealModelEnv([shop, streaming, researchLead, forSmallModel(returnsDesk)]);
   });
   afterAll(async () => {
     console.log(`real model figures: ${describeFigures()}`);
@@ -45,7 +44,9 @@ describeWithRealModel('the demo agents on a real open model, end to end on a rea
     expect(ofType(outcome, 'permission_decided').some((event) => event.by === 'user' && event.behavior === 'deny')).toBe(true);
     const refunds = (outcome.result?.messages ?? []).filter((message): message is ToolMessage => message.role === 'tool' && message.name === 'request_refund');
     expect(refunds.length).toBeGreaterThan(0);
-    expect(refunds.every((message) => message.state === 'denied' || message.state === 'error')).toBe(true);
+    // Denied, refused as malformed, or cancelled at the iteration limit: never run.
+    expect(refunds.filter((message) => message.state === 'success')).toEqual([]);
+    expect(refunds.some((message) => message.state === 'denied')).toBe(true);
   });
 
   test("an external tool's result is submitted from outside and the model answers from it", async () => {
@@ -61,17 +62,25 @@ describeWithRealModel('the demo agents on a real open model, end to end on a rea
 
   test('a conversation of three turns', async () => {
     const chat = env.client.conversation('ecommerce-cs', { sessionId: `real-${Date.now()}` });
+    const sent = ['Hello!', 'Where is my order ORD-2024-001?', 'Thank you, that is all.'];
     const turns = [];
-    for (const text of ['Hello!', 'Where is my order ORD-2024-001?', 'Thank you, that is all.']) turns.push(await chat.send(text));
-    expect(turns.map((turn) => ('turn' in turn ? turn.turn : 0))).toEqual([1, 2, 3]);
-    for (const turn of turns) expect(['completed', 'max_iterations', 'failed']).toContain((turn as { status: string }).status);
+    for (const text of sent) turns.push(await chat.send(text));
+    expect(turns.map((turn) => turn.turn)).toEqual([1, 2, 3]);
+    for (const turn of turns) expect(['completed', 'max_iterations', 'failed']).toContain(turn.status);
     const { messages } = await chat.messages();
-    expect(messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['Hello!', 'Where is my order ORD-2024-001?', 'Thank you, that is all.']);
+    // Each message once, in order (a turn at its iteration limit adds the runtime's own request for a summary).
+    expect(messages.filter((message) => message.role === 'user' && sent.includes(String(message.content))).map((message) => message.content)).toEqual(sent);
+    expect(messages.filter((message) => message.role === 'tool').every((message) => messages.some((m) => m.role === 'assistant' && m.toolCalls?.some((call) => call.id === message.toolCallId)))).toBe(true);
     await chat.end();
   });
 
   test('a sub-agent: the lead hands a topic to a researcher (a child run) and answers from it', async () => {
-    const outcome = await run('research', 'Research one topic, "child workflows", with one researcher, then answer in one sentence.', { approve: true });
-    expect(ofType(outcome, 'subagent_started').length).toBeGreaterThan(0);
+    const outcome = await run('research-lead', 'Call the researcher tool with the task "Read the notes on child workflows", then answer in one sentence from its result.', { approve: true });
+    const started = ofType(outcome, 'subagent_started');
+    expect(started.length).toBeGreaterThan(0);
+    // Each child ran to its own end, and its answer came back to the lead as the call's result.
+    const children = outcome.result?.messages.filter((message): message is ToolMessage => message.role === 'tool' && message.name === 'researcher') ?? [];
+    expect(children.length).toBeGreaterThan(0);
+    for (const event of started) expect(['COMPLETED', 'FAILED']).toContain((await env.client.get(event.workflowId).execution()).status);
   });
 });

@@ -6,6 +6,8 @@ import type { AgentRun } from '../../src/client/agent-run';
 import type { AgentEvent } from '../../src/common/events';
 import type { AgentRunResult } from '../../src/common/run';
 import { createChatModel } from '../../src/model/create-chat-model';
+import { researcherAgent } from '../../src/demo/research-agents';
+import { agentTool } from '../../src/toolkit/agent-tool';
 import { defineAgent, type AgentDefinition } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
 import { createWorker, type AgentWorker } from '../../src/worker/create-worker';
@@ -20,8 +22,18 @@ const EventType = temporal.api.enums.v1.EventType;
  * iterations; its tools and rules unchanged.
  */
 export function forSmallModel(agent: AgentDefinition): AgentDefinition {
-  return { ...agent, maxIters: Math.min(agent.maxIters ?? 10, 6), model: { ...agent.model, temperature: 0, maxTokens: 384, timeout: '2 minutes', maximumAttempts: 2 } };
+  return { ...agent, maxIters: Math.min(agent.maxIters ?? 10, 4), model: { ...agent.model, temperature: 0, maxTokens: 384, timeout: '2 minutes', maximumAttempts: 2 } };
 }
+
+/** A lead with one sub-agent: the demo's researcher, as a small model needs it, as a child run. */
+export const researchLead = forSmallModel(
+  defineAgent({
+    name: 'research-lead',
+    instructions: 'You are a research lead. Give the topic to a researcher with the researcher tool, then answer in one sentence from what it found.',
+    tools: [agentTool(forSmallModel(researcherAgent), { description: 'Give one topic to a researcher; it answers with what it found.' })],
+    maxIters: 3,
+  }),
+);
 
 const bookCourier = defineTool({
   name: 'book_courier',
@@ -99,7 +111,12 @@ export async function drive(client: AgentClient, run: AgentRun, answers: Answers
   );
   void finished.then(() => (ended = true));
   while (!ended) {
-    if (Date.now() > deadline) throw new Error(`run ${run.workflowId} did not end within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline) {
+      // Ended here, so nothing of it outlives the test (its result's long poll included).
+      await run.handle.terminate('the real-model test gave up on it').catch(() => undefined);
+      await finished;
+      throw new Error(`run ${run.workflowId} did not end within ${timeoutMs / 1000} s`);
+    }
     const state = await run.state().catch(() => undefined);
     for (const call of state?.pending ?? []) {
       const target = client.get(call.workflowId ?? run.workflowId);
@@ -112,7 +129,20 @@ export async function drive(client: AgentClient, run: AgentRun, answers: Answers
   const end = await finished;
   const history = await run.handle.fetchHistory();
   const events = await run.eventsAfter(0).catch((): AgentEvent[] => []);
-  return { ...end, events, workflowTaskFailed: (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED).length, modelCalls: modelCallsOf(history) };
+  const outcome = { ...end, events, workflowTaskFailed: (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED).length, modelCalls: modelCallsOf(history) };
+  console.log(describeRun(run.workflowId, outcome, history));
+  return outcome;
+}
+
+/** One line per run: how it ended, its model calls and what failed on the way (the tier's log, to read a slow or odd run by). */
+function describeRun(workflowId: string, outcome: Outcome, history: temporal.api.history.v1.IHistory): string {
+  const failed = (history.events ?? []).flatMap((event) => {
+    const failure = event.activityTaskFailedEventAttributes?.failure ?? (event.activityTaskTimedOutEventAttributes ? { message: 'timed out' } : undefined);
+    return failure ? [String(failure.message).slice(0, 120)] : [];
+  });
+  const seconds = outcome.modelCalls.map((call) => (call.ms / 1000).toFixed(1)).join(' ');
+  const end = outcome.result ? `${outcome.result.status} after ${outcome.result.iterations} iteration(s)` : `failed ${outcome.failure?.type ?? ''}: ${outcome.failure?.message.slice(0, 160)}`;
+  return `${workflowId}: ${end}; model calls (s): ${seconds || 'none'}; attempts failed: ${failed.length ? failed.join(' | ') : 'none'}`;
 }
 
 function modelCallsOf(history: temporal.api.history.v1.IHistory): Outcome['modelCalls'] {

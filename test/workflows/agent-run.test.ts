@@ -1,4 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
+import { workflowMetadataQuery } from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { DEMO_PROMPT, ecommerceAgent } from '../../src/demo/ecommerce-agent';
@@ -6,6 +7,7 @@ import { addTool, boomTool, echoTool, throwsObjectTool } from '../fixtures/test-
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { toolMessages } from '../helpers/tool-messages';
+import { waitFor } from '../helpers/wait-for';
 
 const mathAgent = defineAgent({
   name: 'math',
@@ -161,14 +163,17 @@ describe('an agent no worker serves', () => {
   });
   afterAll(async () => env?.stop());
 
-  test('fails the run at once with Agent.UnknownAgent, naming the agents the worker serves', async () => {
+  // A fleet may start the worker that serves it later (test/worker/mixed-fleet.test.ts); after
+  // SERVING_WORKER_TIMEOUT the run fails with Agent.NoWorkerServes (test/workflows/time-skipping.test.ts).
+  test('the run waits for a worker that serves it, its details naming the agent and what this worker serves', async () => {
     const run = await env.client.start('no-such-agent', { prompt: 'hello' });
-    const error = await run.result().catch((e) => e);
-    expect(error).toBeInstanceOf(WorkflowFailedError);
-    const cause = (error as WorkflowFailedError).cause as ApplicationFailure;
-    expect(cause.type).toBe('Agent.UnknownAgent');
-    expect(cause.message).toBe("Unknown agent 'no-such-agent'. This worker serves: math.");
-    const description = await run.handle.describe();
-    expect(description.typedSearchAttributes.get({ name: 'AgentStatus', type: 'KEYWORD' } as never)).toBe('failed');
+    const details = await waitFor(async () => {
+      const text = (await run.handle.query(workflowMetadataQuery)).currentDetails ?? '';
+      return text.includes("waiting for a worker that serves agent 'no-such-agent'") ? text : undefined;
+    }, 'the run to say what it waits for', 30_000);
+    expect(details).toContain('math');
+    expect((await run.execution()).status).toBe('RUNNING');
+    expect(env.model.requests).toHaveLength(0);
+    await run.handle.terminate('test over');
   });
 });

@@ -1,4 +1,8 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
+import { FailureTypes } from '../../src/common/failures';
+import { SERVING_WORKER_TIMEOUT } from '../../src/workflows/describe-agent';
 import type { AgentEvent } from '../../src/common/events';
 import type { ToolMessage } from '../../src/common/messages';
 import { defineAgent } from '../../src/toolkit/define-agent';
@@ -101,5 +105,29 @@ describe('approvals that take days, on the time-skipping test server', () => {
     const history = historyFromJson(JSON.parse(historyToJson(await run.handle.fetchHistory())));
     await Worker.runReplayHistory({ workflowBundle: workflowBundle(), sinks: agentWorkflowSinks() }, history, run.workflowId);
     await maybeRecordHistory(run, 'approval-timed-out');
+  });
+});
+
+describe('a run whose agent no worker of its task queue serves, on the time-skipping test server', () => {
+  let ts: TimeSkippingAgentEnv;
+  beforeAll(async () => {
+    if (!serverPath) return;
+    ts = await startTimeSkippingAgentEnv({ agents: [patientShop], script: () => 'never asked' });
+  });
+  afterAll(async () => ts?.stop());
+
+  timeSkippingTest(`fails with Agent.NoWorkerServes after ${SERVING_WORKER_TIMEOUT}, naming the agent, the queue and what its worker serves`, async () => {
+    const started = Date.now();
+    const run = await ts.client.start('no-such-agent', { prompt: 'hello' });
+    const error = await ts.env.client.workflow.getHandle(run.workflowId).result().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    const cause = (error as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe(FailureTypes.noWorkerServes);
+    expect(cause.message).toContain(`No worker of task queue '${ts.taskQueue}' serves agent 'no-such-agent' (waited ${SERVING_WORKER_TIMEOUT};`);
+    expect(cause.message).toContain('serves: patient-shop');
+    expect(ts.model.requests).toHaveLength(0);
+    const description = await run.handle.describe();
+    expect(description.typedSearchAttributes.get({ name: 'AgentStatus', type: 'KEYWORD' } as never)).toBe('failed');
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 });

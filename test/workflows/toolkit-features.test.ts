@@ -166,12 +166,14 @@ describe('toolkit depth on a real Temporal server', () => {
     expect(offered).not.toContain('run_sql');
   });
 
-  test('runtime context reaches the tool; a model-supplied userId is ignored', async () => {
-    env.model.setScript([{ toolCalls: [{ name: 'who_am_i', arguments: { userId: 'attacker', tenant: 'other' } }] }, 'ok']);
+  test('runtime context reaches the tool; a model-supplied userId is refused, never taken for the context', async () => {
+    env.model.setScript([{ toolCalls: [{ name: 'who_am_i', arguments: { userId: 'attacker', tenant: 'other' } }] }, { toolCalls: [{ name: 'who_am_i', arguments: {} }] }, 'ok']);
     const result = await (
       await env.client.start('mailer', { prompt: 'who', userId: 'u-42', runtime: { tenant: 'acme' } })
     ).result();
-    expect(JSON.parse(tools(result.messages)[0].content)).toEqual({ userId: 'u-42', tenant: 'acme' });
+    const [refused, answered] = tools(result.messages);
+    expect(refused!.content).toBe("Error: Invalid arguments for tool 'who_am_i': unknown field(s) 'userId', 'tenant'; the tool takes 'note'. Send only the fields of its schema.");
+    expect(JSON.parse(answered!.content)).toEqual({ userId: 'u-42', tenant: 'acme' });
     const sent = JSON.stringify(env.model.requests.filter((r) => JSON.stringify(r.body.messages).includes('"who"'))[0].body);
     expect(sent).not.toContain('u-42');
     expect(sent).not.toContain('acme');

@@ -67,6 +67,8 @@ export const vaultAgent = defineAgent({
  * call had to read the decrypted conversation); turn 1: the answer, quoting both tool results.
  */
 export const vaultScript: ScriptFunction = (_request, info) => {
+  // A prompt that starts REFUSE- gets the provider's 400 quoting it: the run fails with that message.
+  if (info.lastUserText.startsWith('REFUSE-')) return { faults: [{ status: 400, body: { error: { message: `Refused: ${info.lastUserText}`, type: 'invalid_request_error' } } }] };
   const tag = /^PROMPT-([\w-]+):/.exec(info.lastUserText)?.[1];
   if (info.turnIndex === 0) {
     if (!tag) return 'I could not read the prompt.';
