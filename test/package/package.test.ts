@@ -262,7 +262,7 @@ describe('a worker from the installed package', () => {
         expect(lines.at(-1)).toMatch(/^completed 3 \d+ It is in transit, arriving tomorrow; the refund is requested\.$/);
         const toolResults = JSON.stringify(model.requests.at(-1)?.body.messages ?? []);
         expect(toolResults).toContain('in transit, arriving tomorrow');
-        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key ecommerce-cs-\S+:\S+\)/);
+        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key support-\S+:\S+\)/);
       } finally {
         await model.close();
       }
@@ -307,7 +307,7 @@ describe("the README's first agent, from the installed package", () => {
       worker.stderr!.on('data', (d) => (workerOutput += d));
       let watch: ReturnType<typeof shell> | undefined;
       try {
-        await waitFor(async () => (workerOutput.includes('[durable-agent] worker for ecommerce-cs') ? true : worker.exitCode !== null ? Promise.reject(new Error(workerOutput)) : undefined), 'the worker', 120_000);
+        await waitFor(async () => (workerOutput.includes('[durable-agent] worker for support') ? true : worker.exitCode !== null ? Promise.reject(new Error(workerOutput)) : undefined), 'the worker', 120_000);
         watch = shell(startCommand!);
         let watched = '';
         watch.stdout!.on('data', (d) => (watched += d));
@@ -325,7 +325,7 @@ describe("the README's first agent, from the installed package", () => {
         expect(watched).toContain(`approve ${workflowId} ${pending.callId}`);
         const toolResults = JSON.stringify(model.requests.at(-1)?.body.messages ?? []);
         expect(toolResults).toContain('in transit, arriving tomorrow');
-        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key ecommerce-cs-\S+:\S+\)/);
+        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key support-\S+:\S+\)/);
       } finally {
         if (watch) await stop(watch);
         await stop(worker);
