@@ -18,6 +18,7 @@ import { pendingCommand } from './commands/pending';
 import { resultCommand } from './commands/result';
 import { startCommand } from './commands/start';
 import { submitCommand } from './commands/submit';
+import { addInputCommand } from './commands/add-input';
 import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
 import { workerCommand } from './commands/worker';
@@ -40,6 +41,7 @@ export const COMMANDS: CliCommand[] = [
   approveCommand,
   denyCommand,
   submitCommand,
+  addInputCommand,
   groupsCommand,
   toolsCommand,
   bundleCommand,

@@ -2,6 +2,7 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../common/failures';
 import {
+  addInputUpdate,
   approveAllSignal,
   conversationPageQuery,
   decideUpdate,
@@ -9,6 +10,7 @@ import {
   setGroupsSignal,
   stateQuery,
   submitToolResultUpdate,
+  type AddedInput,
   type DecideRequest,
   type SetGroupsRequest,
 } from '../common/definitions';
@@ -20,7 +22,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
-import { unwrapUpdateFailure } from './request-rejected';
+import { RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
 import { describeExecution, type RunExecution } from './run-execution';
 import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
 
@@ -158,6 +160,25 @@ export class AgentRun {
         this.maxPayloadBytes,
       );
       return this.toHolder((handle) => handle.executeUpdate(submitToolResultUpdate, { args: [request] }));
+    });
+  }
+
+  /**
+   * Adds a user message to the run while it works or waits (steering): its next model call sees
+   * it, after the messages before it, once; with `steering: 'interrupt'` on the agent the model
+   * call in flight is cancelled and made again with it. Refused (RunRequestRejectedError) once the
+   * run has ended, or while a conversation is idle (send it a message instead).
+   */
+  addInput(text: string, options: { addedBy?: string } = {}): Promise<AddedInput> {
+    return this.send(() => {
+      const request = checkedRequest('addInput', { text, ...(options.addedBy !== undefined ? { addedBy: options.addedBy } : {}) }, this.maxPayloadBytes);
+      return this.handle.executeUpdate(addInputUpdate, { args: [request] }).catch((error: unknown) => {
+        // The server answers an update to a closed run itself, in its own words.
+        if ((error as Error)?.name === 'WorkflowNotFoundError' || /workflow execution already completed/i.test((error as Error)?.message ?? '')) {
+          throw new RunRequestRejectedError(`run ${this.workflowId} has ended; it takes no more input`, error);
+        }
+        throw error;
+      });
     });
   }
 

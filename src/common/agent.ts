@@ -67,6 +67,8 @@ export interface AgentDescriptor {
   maxEmptyReplies: number;
   /** `reuse`: a repeated call of a tool that is not read-only gets the earlier result without running (see repeated-calls.ts); absent: it runs. */
   repeatedCalls?: 'reuse';
+  /** `interrupt`: an added input cancels the model call in flight (see steering.ts); absent: it waits for the next call. */
+  steering?: 'interrupt';
   /** Largest signal or update payload the run accepts (default 1 MiB); absent in runs recorded before it existed. */
   maxPayloadBytes?: number;
   /** The context budget; none means the whole conversation is sent every time. */

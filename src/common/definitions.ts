@@ -17,6 +17,16 @@ export type ApproveAllRequest = NonNullable<PayloadInput<'approveAll'>>;
 export type SubmitToolResultRequest = PayloadInput<'submitToolResult'>;
 export type SetGroupsRequest = PayloadInput<'setGroups'>;
 
+/** `{ text, addedBy? }`: a user message for a run in flight, which its next model call sees. */
+export type AddInputRequest = PayloadInput<'addInput'>;
+
+/** What `addInput` answers: the input's number in the run (1 for its first) and how it reaches the model. */
+export interface AddedInput {
+  position: number;
+  /** `queued`: the next model call sees it; `interrupting`: the model call in flight is cancelled and made again with it. */
+  delivery: 'queued' | 'interrupting';
+}
+
 /** A sub-agent run tells its parent what it (and its own sub-agents) waits for; sent on every change. */
 export interface SubAgentWaitingReport {
   workflowId: string;
@@ -37,6 +47,7 @@ export const workerRefusedSignal = defineSignal<[WorkerRefusal]>('workerRefused'
 
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideRequest]>('decide');
 export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolResultRequest]>('submitToolResultUpdate');
+export const addInputUpdate = defineUpdate<AddedInput, [AddInputRequest]>('addInput');
 
 export const stateQuery = defineQuery<AgentRunState>('state');
 export const eventsQuery = defineQuery<AgentEvent[], [number?]>('events');

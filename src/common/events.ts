@@ -40,6 +40,10 @@ export type AgentEventBody =
     }
   | { type: 'external_requested'; callId: string; tool: string; input: unknown; reason?: string }
   | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string; answeredBy?: string }
+  /** A user message added while the run works or waits (steering); the next model call sees it. */
+  | { type: 'input_added'; position: number; text: string; addedBy?: string }
+  /** The model call in flight was cancelled for an added input (an agent with `steering: 'interrupt'`) and is made again with it. */
+  | { type: 'model_call_interrupted'; iteration: number; inputs: number }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }

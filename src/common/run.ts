@@ -107,6 +107,13 @@ export interface SubmittedResult {
   submittedAt: string;
 }
 
+/** A user message added to a run in flight, waiting for the next model call. */
+export interface QueuedInput {
+  position: number;
+  text: string;
+  addedBy?: string;
+}
+
 /** What continue-as-new carries from one run to the next. */
 export interface CarriedState {
   descriptor: AgentDescriptor;
@@ -129,6 +136,9 @@ export interface CarriedState {
   /** The summary that stands for the oldest messages in what the model is sent (a context budget). */
   window?: ConversationWindow;
   subAgents?: SubAgentUsage[];
+  /** Inputs added and not yet seen by the model, and how many were added (absent before 0.6.0). */
+  queuedInputs?: QueuedInput[];
+  inputsAdded?: number;
 }
 
 export interface AgentRunResult {

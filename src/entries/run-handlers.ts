@@ -2,6 +2,7 @@
 // docs/signals.md); AgentRun calls them for you. The others (a sub-agent's report, the paged
 // conversation reads, a conversation's messages) are the runtime's own and not exported.
 export {
+  addInputUpdate,
   approveAllSignal,
   approveSignal,
   decideUpdate,
@@ -11,6 +12,8 @@ export {
   stateQuery,
   submitToolResultSignal,
   submitToolResultUpdate,
+  type AddedInput,
+  type AddInputRequest,
   type ApproveAllRequest,
   type ApproveRequest,
   type DecideRequest,

@@ -45,7 +45,7 @@ export interface InboxServer {
 const itemQuerySchema = z
   .object({
     page: z.coerce.number().int().min(0).max(100_000).default(0),
-    done: z.enum(['approved', 'denied', 'submitted']).optional(),
+    done: z.enum(['approved', 'denied', 'submitted', 'input']).optional(),
   })
   .strict();
 
@@ -68,7 +68,12 @@ function callAddressOf(holder: string, call: string): z.output<typeof callAddres
   return parsed.data;
 }
 
-const DONE_TEXT = { approved: 'Approved: the run goes on.', denied: 'Denied: the agent reads your reason.', submitted: 'Result submitted: the run goes on.' } as const;
+const DONE_TEXT = {
+  approved: 'Approved: the run goes on.',
+  denied: 'Denied: the agent reads your reason.',
+  submitted: 'Result submitted: the run goes on.',
+  input: 'Message sent: the agent reads it at its next step.',
+} as const;
 
 /**
  * `durable-agent inbox`: every call that waits for a person, and forms that answer them. Pages
@@ -148,6 +153,20 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     response.writeHead(303, { Location: `${itemPath({ workflowId: holderId, callId })}?done=${outcome.done}`, ...SECURITY_HEADERS }).end();
   }
 
+  /** A message for the run that holds the call (steering), as the signed-in person. */
+  async function addInput(request: IncomingMessage, response: ServerResponse, visitor: Visitor, holderId: string, callId: string): Promise<void> {
+    if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
+    const form = await formOf(request);
+    if (!csrf.check(visitor, form.get('csrf') ?? undefined)) throw new HttpError(403, 'Forbidden: the form is stale or was not made by this inbox (CSRF token). Reload the page.');
+    const text = (form.get('text') ?? '').trim();
+    const refusal = text === '' ? 'Write a message first.' : await client
+      .get(holderId)
+      .addInput(text, visitor.identity ? { addedBy: visitor.identity } : {})
+      .then(() => undefined, (error: Error) => error.message);
+    if (refusal) return sendPage(response, 409, itemPage(await itemView(visitor, holderId, callId, { refusal })));
+    response.writeHead(303, { Location: `${itemPath({ workflowId: holderId, callId })}?done=input`, ...SECURITY_HEADERS }).end();
+  }
+
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://inbox');
     const method = request.method ?? 'GET';
@@ -167,6 +186,12 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     }
     if (method === 'GET' && url.pathname === '/events') return live.listen(response, queryOf(url, watchSchema).watch);
     const call = /^\/calls\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    const input = /^\/calls\/([^/]+)\/([^/]+)\/input$/.exec(url.pathname);
+    if (input) {
+      if (method !== 'POST') throw new HttpError(405, 'Method not allowed');
+      const { holderId, callId } = callAddressOf(input[1]!, input[2]!);
+      return addInput(request, response, visitor, holderId, callId);
+    }
     if (call) {
       const { holderId, callId } = callAddressOf(call[1]!, call[2]!);
       if (method === 'POST') return answer(request, response, visitor, holderId, callId);

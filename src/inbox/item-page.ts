@@ -87,6 +87,17 @@ function externalForm(view: ItemView, item: WaitingCall): SafeHtml {
 </form>`;
 }
 
+/** A message for the run that holds the call, which its next model call reads (steering). */
+function inputForm(view: ItemView): SafeHtml {
+  return html`<form method="post" action="${itemPath({ workflowId: view.holderId, callId: view.callId })}/input" data-add-input>
+  <input type="hidden" name="csrf" value="${view.csrf}">
+  <section class="card"><h2>Tell the agent</h2>
+    <textarea name="text" rows="2" aria-label="message to the agent" placeholder="A message the agent reads at its next step, e.g. also check the invoice"></textarea>
+    <div class="actions"><button type="submit" name="action" value="add-input">Send to the agent</button></div>
+  </section>
+</form>`;
+}
+
 const OUTCOME_WORDS = { approved: 'approved', denied: 'denied', submitted: 'answered with a result', timed_out: 'timed out: nobody answered in time' } as const;
 
 function answeredNote(answer: CallAnswer | undefined, mine: boolean): SafeHtml {
@@ -109,7 +120,7 @@ export function itemPage(view: ItemView): SafeHtml {
 ${view.done ? html`<p class="done" role="status">${view.done}</p>` : ''}
 ${view.refusal ? html`<p class="refusal" role="alert" data-refusal>${view.refusal}</p>` : ''}
 <p id="gone" class="gone-live" hidden>This call stopped waiting: it was answered elsewhere. Reload to see who answered.</p>
-${item ? html`<section class="card">${facts(view, item)}</section>${item.kind === 'approval' ? approvalForm(view, item, view.open?.schema) : externalForm(view, item)}` : answeredNote(view.answer, view.done !== undefined)}
+${item ? html`<section class="card">${facts(view, item)}</section>${item.kind === 'approval' ? approvalForm(view, item, view.open?.schema) : externalForm(view, item)}${inputForm(view)}` : answeredNote(view.answer, view.done !== undefined)}
 ${view.conversation ? html`<section class="card"><h2>Conversation</h2>${conversationView(view.conversation, pageLink)}</section>` : ''}
 </main>`,
   );

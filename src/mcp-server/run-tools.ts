@@ -131,6 +131,16 @@ export const RUN_TOOLS: RunTool[] = [
     },
   }),
   define({
+    name: 'add_input',
+    description: "Add a user message to a run while it works or waits (steering): the run's next model call sees it, once. Refused once the run has ended.",
+    input: z.object({ runId: runId(), text: z.string().min(1).describe('The message, as the user would write it') }).strict(),
+    readOnly: false,
+    call: async ({ runId, text }, client) => {
+      const added = await client.get(runId).addInput(text);
+      return done(`Input ${added.position} added to ${runId}.`, { runId, ...added });
+    },
+  }),
+  define({
     name: 'cancel_run',
     description: 'Cancel a run (its sub-agents and running tools are cancelled too).',
     input: z.object({ runId: runId() }).strict(),

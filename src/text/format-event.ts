@@ -84,6 +84,10 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       ].join('\n');
     case 'external_submitted':
       return `${t}   ◀ external ${event.tool}${event.isError ? ' (error)' : ''}: ${event.preview}`;
+    case 'input_added':
+      return `${t} » input ${event.position}${event.addedBy ? ` from ${event.addedBy}` : ''}: ${event.text}`;
+    case 'model_call_interrupted':
+      return `${t} ↺ model call interrupted by ${event.inputs} added input(s); asking again`;
     case 'input_rejected':
       return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
     case 'run_finished':

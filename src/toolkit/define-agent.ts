@@ -56,6 +56,11 @@ export interface AgentOptions {
    */
   repeatedCalls?: 'run' | 'reuse';
   /**
+   * What a user message added while the run works does (`run.addInput`): `queue` it for the next
+   * model call (the default), or `interrupt` the model call in flight, which is made again with it.
+   */
+  steering?: 'queue' | 'interrupt';
+  /**
    * Largest signal or update payload (edited input, submitted result, …) a run accepts, in bytes
    * of JSON (default 1 MiB; Temporal refuses anything over 2 MiB).
    */

@@ -19,6 +19,7 @@ export function carryState(state: RunState): CarriedState {
     modelSeen: state.modelSeen,
     ...(state.window ? { window: state.window } : {}),
     ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
+    ...(state.inputsAdded > 0 ? { queuedInputs: state.queuedInputs, inputsAdded: state.inputsAdded } : {}),
   };
 }
 

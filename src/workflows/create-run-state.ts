@@ -31,6 +31,8 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     ...(input.parent ? { parent: input.parent } : {}),
     subAgents: carried?.subAgents ?? [],
     noticesInFlight: [],
+    queuedInputs: carried?.queuedInputs ?? [],
+    inputsAdded: carried?.inputsAdded ?? 0,
   };
 }
 

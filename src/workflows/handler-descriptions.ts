@@ -10,6 +10,7 @@ export const HANDLER_DESCRIPTIONS = {
   setGroups: 'Change the active tool groups: {"activate"?: ["group"], "deactivate"?: ["group"]}',
   decide: 'Approve or deny a waiting call and learn at once whether the run took it: {"callId": "...", "approved": true}',
   submitToolResultUpdate: "An external call's result, answered with whether the run took it: {\"callId\": \"...\", \"output\": \"...\"}",
+  addInput: 'Add a user message while the run works or waits; its next model call sees it: {"text": "...", "addedBy"?: "..."}',
   state: "The run's state: status, pending calls with their records, messages, usage",
   events: "The run's events after a sequence number (0 for all)",
   internal: "Internal to durable-agent (a sub-agent's report, the worker's conversation reads): not meant to be sent or called by hand",

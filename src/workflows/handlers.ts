@@ -3,6 +3,7 @@ import { FailureTypes } from '../common/failures';
 import type { HandlerName, Payload } from '../common/boundary/payload-schemas';
 import { acceptedRequest, parseInput, validated } from './parse-input';
 import {
+  addInputUpdate,
   approveAllSignal,
   approveSignal,
   conversationPageQuery,
@@ -26,6 +27,7 @@ import { conversationPage } from './conversation-page';
 import { callIdOf, rejectInput } from './reject-input';
 import { HANDLER_DESCRIPTIONS } from './handler-descriptions';
 import { showRefusalInRun } from './worker-refusals';
+import { addInput, inputRefusal } from './steering';
 import type { RunState } from './run-state';
 import { snapshotState } from './state-snapshot';
 import type { WaitKind } from '../common/tool-call-record';
@@ -150,6 +152,15 @@ export function installHandlers(state: RunState): void {
   setHandler(submitToolResultUpdate, (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', req)), {
     description: HANDLER_DESCRIPTIONS.submitToolResultUpdate,
     validator: answerValidator(state, 'submitToolResultUpdate', 'external'),
+  });
+
+  setHandler(addInputUpdate, (req) => addInput(state, acceptedRequest(state, 'addInput', req)), {
+    description: HANDLER_DESCRIPTIONS.addInput,
+    validator: (raw) => {
+      validated(state, 'addInput', raw);
+      const refusal = inputRefusal(state);
+      if (refusal) throw new Error(refusal);
+    },
   });
 
   // A signal with a name the run does not know would otherwise wait in a buffer unseen.

@@ -12,6 +12,7 @@ import type { CallModelOutput } from '../common/contracts/model-call';
 import type { ToolSpec } from '../common/tools';
 import type { RunState } from './run-state';
 import { publishUsage, setStep } from './status';
+import { deliverInputs, hasQueuedInput, interruptibleCall } from './steering';
 import { actOnToolCalls } from './tool-step';
 import { visibleTools } from './tool-visibility';
 import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
@@ -39,9 +40,10 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
   // Awaited only when there is work: an await costs microtask turns, which would reorder the commands of recorded runs.
   if (overBudget(state)) await compact(state, 'budget');
   setStep(state, `calling the model (iteration ${state.iterations})`);
+  deliverInputs(state);
   let reply: CallModelOutput;
   try {
-    reply = await callModelWithFallback(state, tools);
+    reply = await interruptibleCall(state, () => callModelWithFallback(state, tools));
   } catch (error) {
     reply = await compactAndCallAgain(state, tools, error);
   }
@@ -98,7 +100,8 @@ export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = 
       }
       state.messages.push(EMPTY_REPLY_REMINDER);
     } else if (calls.length === 0) {
-      return { status: 'completed', output: message.content ?? '' };
+      // An input added while the model answered: the answer stands in the conversation, and the model is asked again.
+      if (!hasQueuedInput(state)) return { status: 'completed', output: message.content ?? '' };
     } else {
       state.emptyReplies = 0;
       if (state.iterations >= state.maxIters) return summarizeAtLimit(state, calls, limit);

@@ -6,6 +6,7 @@ import type { RuntimeContext } from '../common/runtime';
 import type { ParentRun, RunStatus, SubAgentUsage } from '../common/run';
 import type { ToolCallRecord } from '../common/tool-call-record';
 import type { WaitNotice } from '../common/contracts/wait-notice';
+import type { QueuedInput } from '../common/run';
 
 /** The whole state of one run, kept in the workflow. Plain data only: it is carried over continue-as-new. */
 export interface RunState {
@@ -49,6 +50,10 @@ export interface RunState {
   output?: string;
   /** Notices to the webhooks being delivered now (not carried: handed over when the run ends, see notices-handover.ts). */
   noticesInFlight: WaitNotice[];
+  /** User messages added while the run works (steering), not yet sent to the model; carried over continue-as-new. */
+  queuedInputs: QueuedInput[];
+  /** Inputs added so far: the last one's position. */
+  inputsAdded: number;
   /** What the run last published in its memo about its waiting calls (see calls/publish-waits.ts). */
   publishedWaits?: string;
 }

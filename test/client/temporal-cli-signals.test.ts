@@ -29,6 +29,7 @@ const FORMS = {
   decideDeny: '{"callId":"CALL_ID","approved":false,"reason":"not today"}',
   decideEdited: '{"callId":"CALL_ID","approved":true,"input":{"order_id":"T2","amount":5}}',
   submitUpdate: '{"callId":"CALL_ID","output":"tracking SF42","isError":false}',
+  addInput: '{"text":"and also check the invoice"}',
   afterSeq: '0',
   page: '{"from":0,"to":40,"maxBytes":1048576}',
 } as const;
@@ -50,6 +51,7 @@ const VERIFIED = [
   `decide ${FORMS.decideDeny}`,
   `decide ${FORMS.decideEdited}`,
   `submitToolResultUpdate ${FORMS.submitUpdate}`,
+  `addInput ${FORMS.addInput}`,
   'state',
   `events ${FORMS.afterSeq}`,
   `conversationPage ${FORMS.page}`,
@@ -208,6 +210,21 @@ describe("the Temporal CLI's signal, update and query forms (docs/signals.md)", 
     expect(submitted.code).toBe(0);
     expect(submitted.stdout).toContain('tracking SF42');
     expect((await shipped.run.result()).output).toBe('Results: tracking SF42');
+  });
+
+  cliTest('the addInput update adds a message the next model call sees, once; a run that has ended refuses it', async () => {
+    const { run, id, callIds } = await waiting([refund('T9', 9)]);
+    const added = await update(id, 'addInput', FORMS.addInput, '');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('"delivery": "queued"');
+    await signal(id, 'approve', FORMS.approve, callIds[0]);
+    const result = await run.result();
+    const texts = result.messages.map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : ''}`);
+    expect(texts.filter((text) => text === 'user:and also check the invoice')).toHaveLength(1);
+    expect(texts.indexOf('user:and also check the invoice')).toBeGreaterThan(texts.findIndex((text) => text.startsWith('tool:')));
+    const late = await update(id, 'addInput', FORMS.addInput, '');
+    expect(late.code).not.toBe(0);
+    expect(late.stderr).toMatch(/already completed/);
   });
 
   cliTest('a bare call id instead of the JSON object is ignored by the signal (the run keeps waiting)', async () => {

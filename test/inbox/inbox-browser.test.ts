@@ -165,6 +165,19 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ behavior: 'deny', answeredBy: 'alice' })]);
   });
 
+  test("a message for the agent sent from a waiting call's page reaches the run's next model call, with who sent it", async () => {
+    const { run, call } = await waitingRun('inbox-refunds', 'Refund ORD-15');
+    await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    await page.getByLabel('message to the agent').fill('only the blue case, please');
+    await page.getByRole('button', { name: 'Send to the agent' }).click();
+    await page.locator('.done').waitFor();
+    expect(await page.locator('.done').textContent()).toBe('Message sent: the agent reads it at its next step.');
+    await run.approve(call.callId);
+    const result = await run.result();
+    expect(result.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['Refund ORD-15', 'only the blue case, please']);
+    expect((await run.eventsAfter(0)).filter((event) => event.type === 'input_added')).toEqual([expect.objectContaining({ position: 1, text: 'only the blue case, please', addedBy: 'alice' })]);
+  });
+
   test("an external tool's result submitted from the page", async () => {
     const { run, call } = await waitingRun('inbox-shipper', 'Ship ORD-14');
     await page.goto(`${inbox.url}/?kind=external`);

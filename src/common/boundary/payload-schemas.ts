@@ -104,6 +104,8 @@ const BUILDERS = {
         activity: z.string().min(1).max(MAX_NAME_CHARS),
       })
       .strict(),
+  /** A user message for a run in flight: the next model call sees it (steering). */
+  addInput: () => z.object({ text: z.string().min(1, 'text must not be empty'), addedBy: z.string().min(1, 'addedBy must not be empty').max(MAX_NAME_CHARS).optional() }).strict(),
   /** A conversation's next message. */
   sendMessage: () => z.object({ text: z.string().min(1, 'text must not be empty') }).strict(),
   /** No argument at all means `{}`. */
