@@ -138,7 +138,7 @@ describe('steering: input added to a run while it works or waits', () => {
     const { pending } = await waitForPending(run);
     const connection = ['--address', testAddress(), '--namespace', testNamespace(), '--task-queue', env.taskQueue];
     const cli = await runCliCaptured(['add-input', run.workflowId, 'check the invoice too', '--as', 'bob', ...connection]);
-    expect(cli).toMatchObject({ code: 0, out: ['Input 1 added: the next model call sees it.', ''] });
+    expect(cli).toMatchObject({ code: 0, out: ['Input 1 added: the next model call sees it.'] });
     const json = await runCliCaptured(['add-input', run.workflowId, 'thanks', '--json', ...connection]);
     expect(JSON.parse(json.out.join('\n'))).toEqual({ position: 2, delivery: 'queued' });
     await run.approve(pending[0]!.callId);
