@@ -27,7 +27,7 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const client = await overStdio();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-helper', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
+      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-helper', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
     );
     const helper = tools.find((tool) => tool.name === 'mcp-helper')!;
     expect(helper.description).toBe("The 'mcp-helper' agent, run durably (a Temporal workflow). Looks orders up.");
@@ -127,10 +127,15 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     expect(call).toMatchObject({ tool: 'refund', callId: 'call_0_0' });
     // The status notification comes while the run waits (the server reads the run's status each second).
     await waitFor(async () => (statuses.includes('input_required') ? true : undefined), 'the input_required notification');
+    // A message for the run while it waits: its next model call reads it.
+    const added = await client.callTool({ name: 'add_input', arguments: { runId: call.runId, text: 'and tell me when it arrives' } });
+    expect(added).toMatchObject({ structuredContent: { runId: call.runId, position: 1, delivery: 'queued' } });
     const approved = await client.callTool({ name: 'approve_call', arguments: { runId: call.runId, callId: call.callId } });
     expect(approved.isError).toBeFalsy();
     const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     expect(text(result)).toBe('Refunds: refunded 30 on ORD-1');
+    const messages = (await env().client.get(taskId).result()).messages;
+    expect(messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['Refund ORD-1', 'and tell me when it arrives']);
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed');
     // Status notifications followed the run while this connection lasted.
     await waitFor(async () => (statuses.includes('completed') ? true : undefined), 'the completed notification');
