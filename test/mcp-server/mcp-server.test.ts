@@ -224,6 +224,6 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const refused = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(refused.status).toBe(401);
     const client = await overHttp(server.url, 'sesame');
-    expect((await client.listTools()).tools.length).toBe(10);
+    expect((await client.listTools()).tools.length).toBe(11);
   });
 });

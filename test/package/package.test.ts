@@ -262,7 +262,7 @@ describe('a worker from the installed package', () => {
         expect(lines.at(-1)).toMatch(/^completed 3 \d+ It is in transit, arriving tomorrow; the refund is requested\.$/);
         const toolResults = JSON.stringify(model.requests.at(-1)?.body.messages ?? []);
         expect(toolResults).toContain('in transit, arriving tomorrow');
-        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key support-\S+:\S+\)/);
+        expect(toolResults).toMatch(/Refund of ORD-2024-001 for u-1001 requested \(key ecommerce-cs-\S+:\S+\)/);
       } finally {
         await model.close();
       }
