@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { agents, mcpScripts } from '../fixtures/mcp-agents';
+import { RUN_TOOLS } from '../../src/mcp-server/run-tools';
 import { startAgentTestEnv, type AgentTestEnv } from './agent-test-env';
 
 const ROOT = join(__dirname, '..', '..');
@@ -42,6 +43,9 @@ export interface McpServerKit {
   rawStdio(): RawStdio;
   stop(): Promise<void>;
 }
+
+/** What tools/list gives a well-formed client: one tool per agent and the run tools. */
+export const LISTED_TOOLS = agents.length + RUN_TOOLS.length;
 
 export async function startMcpServerKit(): Promise<McpServerKit> {
   const env = await startAgentTestEnv({ agents, byModel: mcpScripts });

@@ -1,4 +1,4 @@
-import { startMcpServerKit, type McpServerKit } from '../helpers/mcp-server-kit';
+import { startMcpServerKit, type McpServerKit, LISTED_TOOLS } from '../helpers/mcp-server-kit';
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0',
@@ -56,7 +56,7 @@ describe('durable-agent mcp --http: requests from browser pages of other origins
     expect((await post(url, { Origin: 'https://a.example.com' })).status).toBe(200);
     expect((await post(url, { Origin: 'http://[::1]:8080' })).status).toBe(200);
     const client = await kit.overHttp(url);
-    expect((await client.listTools()).tools.length).toBe(10);
+    expect((await client.listTools()).tools.length).toBe(LISTED_TOOLS);
   });
 
   test('an allow-list entry that is not an origin is a usage error', async () => {

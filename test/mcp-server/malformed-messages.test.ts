@@ -1,4 +1,4 @@
-import { startMcpServerKit, type McpServerKit } from '../helpers/mcp-server-kit';
+import { startMcpServerKit, type McpServerKit, LISTED_TOOLS } from '../helpers/mcp-server-kit';
 
 const BATCH_REFUSED = 'Invalid Request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send each message by itself';
 const invalidBatch = Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 17 }));
@@ -51,6 +51,6 @@ describe('durable-agent mcp: malformed JSON-RPC is answered with JSON-RPC errors
     });
     // A well-formed client is not affected.
     const client = await kit.overHttp(url);
-    expect((await client.listTools()).tools.length).toBe(10);
+    expect((await client.listTools()).tools.length).toBe(LISTED_TOOLS);
   });
 });

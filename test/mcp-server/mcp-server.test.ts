@@ -6,7 +6,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { killProcess } from '../helpers/crash-worker';
-import { startMcpServerKit, textOf as text, type ElicitHandler, type McpServerKit } from '../helpers/mcp-server-kit';
+import { startMcpServerKit, textOf as text, type ElicitHandler, type McpServerKit, LISTED_TOOLS } from '../helpers/mcp-server-kit';
 import { waitFor } from '../helpers/wait-for';
 
 describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals as elicitations', () => {
@@ -224,6 +224,6 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const refused = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(refused.status).toBe(401);
     const client = await overHttp(server.url, 'sesame');
-    expect((await client.listTools()).tools.length).toBe(11);
+    expect((await client.listTools()).tools.length).toBe(LISTED_TOOLS);
   });
 });
