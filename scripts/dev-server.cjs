@@ -167,7 +167,25 @@ async function stopDevServerByPid(pid, { timeoutMs = 10000 } = {}) {
  * project's search attributes, and resolves once the namespace is usable.
  * Returns { address, uiUrl, pid, port, uiPort, dbFile, logFile, namespace, stop() }.
  */
-async function startDevServer({
+/**
+ * The dev server, started again (up to `attempts` times) when it exits before it is ready: it
+ * picks its internal services' ports itself when it starts, and another server starting at the
+ * same moment on this machine may take one of them first (a panic at start, nothing served).
+ */
+async function startDevServer(options = {}) {
+  const attempts = options.attempts ?? 3;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startDevServerOnce(options);
+    } catch (error) {
+      if (!error.exitedEarly || attempt >= attempts) throw error;
+      (options.log ?? (() => {}))(`Temporal dev server exited before it was ready (${error.firstLine}); starting it again (attempt ${attempt + 1} of ${attempts})`);
+      await sleep(1000);
+    }
+  }
+}
+
+async function startDevServerOnce({
   cliPath,
   port = 7233,
   uiPort = 8233,
@@ -227,10 +245,13 @@ async function startDevServer({
 
   const fail = async (reason) => {
     await stop({ timeoutMs: 3000 });
+    // A Go panic's own line comes before its long stack, which the tail alone would show.
+    const output = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+    const firstLine = output.split('\n').find((line) => /^(panic|fatal error|Error):? /.test(line)) ?? reason;
     const message =
-      `Temporal dev server ${reason}.\n  command: ${cliPath} ${args.join(' ')}\n` +
+      `Temporal dev server ${reason}: ${firstLine}\n  command: ${cliPath} ${args.join(' ')}\n` +
       `  server output (${logFile}):\n${readTail(logFile)}`;
-    return new Error(message);
+    return Object.assign(new Error(message), { exitedEarly: exited !== null, firstLine });
   };
 
   const deadline = Date.now() + startTimeoutMs;

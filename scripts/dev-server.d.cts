@@ -9,6 +9,8 @@ export interface StartDevServerOptions {
   dynamicConfig?: readonly string[];
   log?: (message: string) => void;
   startTimeoutMs?: number;
+  /** Starts again when the server exits before it is ready (default 3 attempts in all). */
+  attempts?: number;
 }
 
 export interface DevServer {
