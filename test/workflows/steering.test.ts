@@ -1,13 +1,31 @@
+import { z } from 'zod';
 import type { AgentEvent } from '../../src/common/events';
 import type { Message } from '../../src/common/messages';
 import { RunRequestRejectedError } from '../../src/client/request-rejected';
 import { defineAgent } from '../../src/toolkit/define-agent';
+import { defineTool } from '../../src/toolkit/define-tool';
 import { refundTool } from '../fixtures/approval-tools';
 import { runCliCaptured } from '../helpers/cli-capture';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { testAddress, testNamespace } from '../helpers/temporal-env';
 import { waitFor, waitForPending } from '../helpers/wait-for';
+
+/** A tool that waits for the test: the run is inside a tool step while the test adds input. */
+let releaseSlowTool: () => void = () => undefined;
+let slowToolStarted: () => void = () => undefined;
+const slowTool = defineTool({
+  name: 'slow_lookup',
+  description: 'Look something up, slowly.',
+  input: z.object({}),
+  readOnly: true,
+  execute: async () => {
+    slowToolStarted();
+    await new Promise<void>((resolve) => (releaseSlowTool = resolve));
+    return 'looked up';
+  },
+});
+const slowAgent = defineAgent({ name: 'steered-slow', instructions: 'Look up, then answer.', tools: [slowTool] });
 
 const shop = defineAgent({ name: 'steered-shop', instructions: 'Refund when asked.', tools: [refundTool], permissions: { ask: ['refund'] } });
 const writer = defineAgent({ name: 'steered-writer', instructions: 'Write.', tools: [] });
@@ -26,7 +44,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
 describe('steering: input added to a run while it works or waits', () => {
   let env: AgentTestEnv;
   beforeAll(async () => {
-    env = await startAgentTestEnv({ agents: [shop, writer, interrupting] });
+    env = await startAgentTestEnv({ agents: [shop, writer, interrupting, slowAgent] });
   });
   afterAll(async () => env?.stop());
 
@@ -108,6 +126,23 @@ describe('steering: input added to a run while it works or waits', () => {
     ]);
     expect(ofType(await run.eventsAfter(0), 'model_call_interrupted')).toEqual([expect.objectContaining({ iteration: 1, inputs: 1 })]);
     await maybeRecordHistory(run, 'steering-interrupt');
+  });
+
+  test('an input added while a tool runs, when the run continues as new after that step, reaches the next run\'s model call once', async () => {
+    env.model.setScript((_request, info) => (info.turnIndex === 0 ? { toolCalls: [{ name: 'slow_lookup', arguments: {} }] } : `answered, last said: ${info.lastUserText}`));
+    const started = new Promise<void>((resolve) => (slowToolStarted = resolve));
+    const run = await env.client.start('steered-slow', { prompt: 'Look it up', continueAsNewAfterEvents: 5 });
+    await started;
+    expect(await run.addInput('and say please')).toEqual({ position: 1, delivery: 'queued' });
+    releaseSlowTool();
+    const result = await run.result();
+    expect(result.output).toBe('answered, last said: and say please');
+    expect(userTexts(result.messages)).toEqual(['Look it up', 'and say please']);
+    const runs: string[] = [];
+    for await (const execution of env.client.client.workflow.list({ query: `WorkflowId = '${run.workflowId}'` })) runs.push(execution.status.name);
+    expect(runs).toContain('CONTINUED_AS_NEW');
+    // The input's event was carried with the others, once.
+    expect(ofType(await run.eventsAfter(0), 'input_added')).toHaveLength(1);
   });
 
   test('a run that has ended refuses input, saying so; an empty text is refused before it is sent', async () => {
