@@ -22,7 +22,7 @@ import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';
 import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
-import { RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
+import { isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
 import { describeExecution, type RunExecution } from './run-execution';
 import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
 
@@ -174,7 +174,7 @@ export class AgentRun {
       const request = checkedRequest('addInput', { text, ...(options.addedBy !== undefined ? { addedBy: options.addedBy } : {}) }, this.maxPayloadBytes);
       return this.handle.executeUpdate(addInputUpdate, { args: [request] }).catch((error: unknown) => {
         // The server answers an update to a closed run itself, in its own words.
-        if ((error as Error)?.name === 'WorkflowNotFoundError' || /workflow execution already completed/i.test((error as Error)?.message ?? '')) {
+        if (isClosedRunError(error)) {
           throw new RunRequestRejectedError(`run ${this.workflowId} has ended; it takes no more input`, error);
         }
         throw error;

@@ -8,6 +8,11 @@ export class RunRequestRejectedError extends Error {
   }
 }
 
+/** The server's own answer to a request for a run that has closed (or is gone), as opposed to the run's refusal. */
+export function isClosedRunError(error: unknown): boolean {
+  return (error as Error)?.name === 'WorkflowNotFoundError' || /workflow execution already completed/i.test((error as Error)?.message ?? '');
+}
+
 /** Temporal reports a rejected update as "Workflow Update failed"; surface the run's own reason. */
 export async function unwrapUpdateFailure<T>(update: Promise<T>): Promise<T> {
   try {

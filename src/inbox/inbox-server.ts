@@ -128,10 +128,16 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     };
   }
 
-  async function answer(request: IncomingMessage, response: ServerResponse, visitor: Visitor, holderId: string, callId: string): Promise<void> {
+  /** A posted form of one of the inbox's own pages: same origin, with the visitor's CSRF token. */
+  async function postedForm(request: IncomingMessage, visitor: Visitor): Promise<URLSearchParams> {
     if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
     const form = await formOf(request);
     if (!csrf.check(visitor, form.get('csrf') ?? undefined)) throw new HttpError(403, 'Forbidden: the form is stale or was not made by this inbox (CSRF token). Reload the page.');
+    return form;
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse, visitor: Visitor, holderId: string, callId: string): Promise<void> {
+    const form = await postedForm(request, visitor);
     const state = await holderState(holderId);
     const open = state ? openCallOf(holderId, state, callId) : undefined;
     const parsed = parseAnswerForm(form, open?.schema, open?.call.input);
@@ -155,9 +161,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
 
   /** A message for the run that holds the call (steering), as the signed-in person. */
   async function addInput(request: IncomingMessage, response: ServerResponse, visitor: Visitor, holderId: string, callId: string): Promise<void> {
-    if (!sameOrigin(request)) throw new HttpError(403, 'Forbidden: the form was posted from another origin.');
-    const form = await formOf(request);
-    if (!csrf.check(visitor, form.get('csrf') ?? undefined)) throw new HttpError(403, 'Forbidden: the form is stale or was not made by this inbox (CSRF token). Reload the page.');
+    const form = await postedForm(request, visitor);
     const text = (form.get('text') ?? '').trim();
     const refusal = text === '' ? 'Write a message first.' : await client
       .get(holderId)

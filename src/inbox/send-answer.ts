@@ -1,5 +1,6 @@
 import type { AgentRun } from '../client/agent-run';
 import type { AnswerRequest } from './answer-form';
+import { isClosedRunError } from '../client/request-rejected';
 
 export type AnswerOutcome = { ok: true; done: 'approved' | 'denied' | 'submitted' } | { ok: false; reason: string };
 
@@ -25,7 +26,7 @@ export async function sendAnswer(run: AgentRun, callId: string, request: AnswerR
 /** Why the answer was not taken, in the inbox's words rather than the server's. */
 export function refusalText(error: unknown): string {
   const message = (error as Error)?.message ?? String(error);
-  if ((error as Error)?.name === 'WorkflowNotFoundError' || /workflow execution already completed|not found/i.test(message)) {
+  if (isClosedRunError(error) || /not found/i.test(message)) {
     return 'The run has ended, so this call no longer waits: nothing was sent.';
   }
   return `The run refused the answer: ${message}`;
