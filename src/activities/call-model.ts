@@ -38,7 +38,13 @@ export function callModelActivity(
   };
   const completeOnce = async (input: CallModelInput, controls: AttemptControls): Promise<CallModelOutput> => {
     const ctx = Context.current();
-    const request = { model: input.model || undefined, messages: input.messages, tools: input.tools, settings: input.settings };
+    const request = {
+      model: input.model || undefined,
+      messages: input.messages,
+      tools: input.tools,
+      settings: input.settings,
+      ...(input.responseFormat ? { responseFormat: input.responseFormat } : {}),
+    };
     const heartbeat = (text: string) => controls.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt } satisfies ModelHeartbeat);
     const response = await model.complete(request, {
       signal: controls.signal,

@@ -1,5 +1,6 @@
 import type { AgentRegistry } from '../toolkit/agent-registry';
 import { callModelActivity } from './call-model';
+import { checkOutputActivity } from './check-output';
 import type { ChatModelPort } from '../common/contracts/model-call';
 import { compactConversationActivity } from './compact-conversation';
 import { ConversationCache } from './conversation-cache';
@@ -43,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
     prepareToolCalls: prepareToolCallsActivity(agents),
     validateEditedInput: validateEditedInputActivity(agents),
+    checkOutput: agents.only(checkOutputActivity(agents)),
     executeTool: executeToolActivity(agents, middleware, deps.tracing, toolResults),
     notifyWait: notifyWaitActivity(deps.notifications),
   };

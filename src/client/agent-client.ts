@@ -20,6 +20,7 @@ import type { TelemetryOptions } from '../telemetry/telemetry-options';
 import type { Tracing } from '../telemetry/tracing';
 import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-when-wanted';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
+import { agentNameOf, dataParserOf, type AgentRef } from './typed-data';
 
 export interface StartOptions {
   prompt: string;
@@ -127,7 +128,12 @@ export class AgentClient {
     return new AgentClient(client, config, given ? undefined : (connection as Connection), tracing, eagerStart ?? false);
   }
 
-  async start(agent: string, options: StartOptions): Promise<AgentRun> {
+  /**
+   * Starts a run of the agent, named or given by its definition; with a definition whose agent has
+   * an output schema, `result()` gives the typed answer as `data`.
+   */
+  async start<TData = unknown>(agentRef: AgentRef<TData>, options: StartOptions): Promise<AgentRun<TData>> {
+    const agent = agentNameOf(agentRef);
     const runtime: RuntimeContext = {
       ...(options.runtime ?? {}),
       ...(options.userId !== undefined ? { userId: options.userId } : {}),
@@ -162,6 +168,7 @@ export class AgentClient {
       this.link(handle.workflowId, handle.firstExecutionRunId),
       this.config.maxPayloadBytes,
       handle.eagerlyStarted ?? false,
+      dataParserOf(agentRef),
     );
   }
 
@@ -169,15 +176,20 @@ export class AgentClient {
    * A conversation with an agent, named by its session id: `send` starts it with the first message
    * and reaches it with the next ones, for as long as it lives.
    */
-  conversation(agent: string, options: ConversationOptions): Conversation {
+  conversation<TData = unknown>(agentRef: AgentRef<TData>, options: ConversationOptions): Conversation<TData> {
+    const agent = agentNameOf(agentRef);
     const checked = checkedConversationOptions(options);
     const workflowId = conversationWorkflowId(agent, checked.sessionId);
-    return new Conversation(this.client, this.config.taskQueue, agent, checked, this.get(workflowId));
+    return new Conversation<TData>(this.client, this.config.taskQueue, agent, checked, this.get(workflowId), dataParserOf(agentRef));
   }
 
-  /** A run by workflow id (the latest run of its continue-as-new chain). */
-  get(workflowId: string): AgentRun {
-    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId), this.config.maxPayloadBytes);
+  /**
+   * A run by workflow id (the latest run of its continue-as-new chain); given the agent's
+   * definition, its typed answer is parsed as with `start`.
+   */
+  get<TData = unknown>(workflowId: string, agent?: AgentRef<TData>): AgentRun<TData> {
+    const parse = agent === undefined ? undefined : dataParserOf(agent);
+    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId), this.config.maxPayloadBytes, false, parse);
   }
 
   link(workflowId: string, runId?: string): string {

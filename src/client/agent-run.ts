@@ -25,6 +25,7 @@ import { readPartialText, type PartialText, type PartialTextUpdate } from './par
 import { isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
 import { describeExecution, type RunExecution } from './run-execution';
 import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
+import type { DataParser, RunResult } from './typed-data';
 
 function heldBySubAgent(error: unknown): string | undefined {
   const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
@@ -66,8 +67,11 @@ export interface WatchOptions {
  */
 export type RunUpdate = AgentEvent | PartialTextUpdate | SubAgentUpdate;
 
-/** A handle on one agent run (a workflow), typed over its signals, updates and queries. */
-export class AgentRun {
+/**
+ * A handle on one agent run (a workflow), typed over its signals, updates and queries. `TData` is
+ * the type of its typed answer, when the client was given the agent's definition with an output schema.
+ */
+export class AgentRun<TData = unknown> {
   constructor(
     readonly handle: WorkflowHandle<typeof agentWorkflow>,
     readonly webUiUrl: string,
@@ -75,14 +79,26 @@ export class AgentRun {
     readonly maxPayloadBytes: number = DEFAULT_MAX_PAYLOAD_BYTES,
     /** Whether the server handed the run's first workflow task to a worker of this process at start (AgentClient `eagerStart`). */
     readonly eagerlyStarted = false,
+    /** Parses the typed answer with the agent's output schema (given the agent's definition). */
+    private readonly parseData?: DataParser,
   ) {}
 
   get workflowId(): string {
     return this.handle.workflowId;
   }
 
-  /** The run's result with its whole conversation: messages a long run's result left out are read through the `conversationPage` query. */
-  async result(): Promise<AgentRunResult> {
+  /**
+   * The run's result with its whole conversation: messages a long run's result left out are read
+   * through the `conversationPage` query. A typed answer (`data`) is parsed with the agent's output
+   * schema when the run was started or got with the agent's definition.
+   */
+  async result(): Promise<RunResult<TData>> {
+    const whole = await this.wholeResult();
+    if (!this.parseData || whole.data === undefined) return whole as RunResult<TData>;
+    return { ...whole, data: this.parseData(whole.data, this.workflowId) } as RunResult<TData>;
+  }
+
+  private async wholeResult(): Promise<AgentRunResult> {
     const result = await this.handle.result();
     if (result.messageCount === undefined || result.messageCount <= result.messages.length) return result;
     const missing = result.messageCount - result.messages.length;

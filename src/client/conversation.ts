@@ -21,6 +21,7 @@ import type { conversationWorkflow } from '../workflows/conversation-workflow';
 import { AgentRun, type MessagesPage } from './agent-run';
 import { checkedRequest } from './checked-request';
 import { RunRequestRejectedError } from './request-rejected';
+import type { DataParser } from './typed-data';
 
 export interface ConversationOptions {
   /** Names the conversation: the same agent and session id always reach the same conversation. */
@@ -36,8 +37,8 @@ export interface ConversationOptions {
 }
 
 /** A message sent with `{ wait: false }`: accepted by the conversation, answered later. */
-export interface SentMessage {
-  result(): Promise<TurnResult>;
+export interface SentMessage<TData = unknown> {
+  result(): Promise<TurnResult<TData>>;
 }
 
 /** The conversation ended (by `end()` or its idle timeout): it takes no more messages. */
@@ -65,7 +66,7 @@ function endedOr(workflowId: string, error: unknown): unknown {
  * needed and delivers the message in one call (update-with-start). Approvals, state and events go
  * through `run`, the same handle as for a run.
  */
-export class Conversation {
+export class Conversation<TData = unknown> {
   readonly workflowId: string;
 
   constructor(
@@ -74,15 +75,16 @@ export class Conversation {
     readonly agent: string,
     private readonly options: ConversationOptions,
     readonly run: AgentRun,
+    private readonly parseData?: DataParser,
   ) {
     this.workflowId = run.workflowId;
   }
 
   /** Sends a message and resolves with its turn's answer (after earlier messages are answered). */
-  send(text: string): Promise<TurnResult>;
+  send(text: string): Promise<TurnResult<TData>>;
   /** Sends a message and resolves once the conversation accepted it; `result()` waits for the answer. */
-  send(text: string, options: { wait: false }): Promise<SentMessage>;
-  async send(text: string, options: { wait?: boolean } = {}): Promise<TurnResult | SentMessage> {
+  send(text: string, options: { wait: false }): Promise<SentMessage<TData>>;
+  async send(text: string, options: { wait?: boolean } = {}): Promise<TurnResult<TData> | SentMessage<TData>> {
     const request = checkedRequest('sendMessage', { text }, this.run.maxPayloadBytes);
     const startWorkflowOperation = this.startOperation();
     try {
@@ -92,20 +94,25 @@ export class Conversation {
           waitForStage: 'ACCEPTED',
           startWorkflowOperation,
         });
-        return { result: () => update.result().catch((error: unknown) => Promise.reject(endedOr(this.workflowId, error))) };
+        return { result: () => update.result().then((turn) => this.typed(turn), (error: unknown) => Promise.reject(endedOr(this.workflowId, error))) };
       }
-      return await this.client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [request], startWorkflowOperation });
+      return this.typed(await this.client.workflow.executeUpdateWithStart(sendMessageUpdate, { args: [request], startWorkflowOperation }));
     } catch (error) {
       throw endedOr(this.workflowId, error);
     }
   }
 
-  /** Ends the conversation once the messages already sent are answered; resolves with the conversation's result. */
+  private typed(turn: TurnResult): TurnResult<TData> {
+    if (!this.parseData || turn.data === undefined) return turn as TurnResult<TData>;
+    return { ...turn, data: this.parseData(turn.data, this.workflowId) } as TurnResult<TData>;
+  }
+
   /** Messages of the conversation, every turn's (see AgentRun.messages). */
   messages(range: { from?: number; to?: number } = {}): Promise<MessagesPage> {
     return this.run.messages(range);
   }
 
+  /** Ends the conversation once the messages already sent are answered; resolves with the conversation's result. */
   async end(): Promise<ConversationResult> {
     try {
       await this.run.handle.executeUpdate(endConversationUpdate, { args: [{}] });

@@ -4,6 +4,7 @@ import type { PermissionSettings } from './permissions';
 import type { PriceTable } from './pricing';
 import type { RuntimeFeature } from './runtime-features';
 import type { ToolGroupSpec, ToolSpec } from './tools';
+import type { OutputSpec } from './typed-output';
 
 /** Request shaping for the model, all optional; see docs/providers.md. */
 export interface ModelSettings {
@@ -73,6 +74,8 @@ export interface AgentDescriptor {
   maxPayloadBytes?: number;
   /** The context budget; none means the whole conversation is sent every time. */
   memory?: MemorySettings;
+  /** A typed answer (`defineAgent({ output })`): the model is asked for this shape and its answer checked; absent: the answer is text. */
+  output?: OutputSpec;
   /** What the describing worker's workflow code may do that older code did not (see runtime-features.ts); absent before 0.5.0. */
   runtimeFeatures?: RuntimeFeature[];
 }

@@ -40,12 +40,14 @@ export interface SendMessageRequest {
 }
 
 /** One turn's answer, the `sendMessage` update's result. */
-export interface TurnResult {
+export interface TurnResult<TData = unknown> {
   /** 1 for the conversation's first message. */
   turn: number;
   /** `failed` when the turn could not finish (the model failed for good); the conversation goes on. */
   status: FinalStatus | 'failed';
   output: string;
+  /** This turn's typed answer, for an agent with an output schema (absent when the turn failed). */
+  data?: TData;
   /** This turn's tokens; the conversation's total is in `state`. */
   usage: TokenUsage;
   /** This turn's cost; only when the agent has a price table. */

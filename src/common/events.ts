@@ -44,6 +44,8 @@ export type AgentEventBody =
   | { type: 'input_added'; position: number; text: string; addedBy?: string }
   /** The model call in flight was cancelled for an added input (an agent with `steering: 'interrupt'`) and is made again with it. */
   | { type: 'model_call_interrupted'; iteration: number; inputs: number }
+  /** An answer that did not fit the agent's output schema (`retry` counts them); it is fed back unless the run fails for it. */
+  | { type: 'answer_refused'; iteration: number; problems: string[]; retry: number }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }

@@ -32,4 +32,8 @@ export const FailureTypes = {
   noWorkerServes: 'Agent.NoWorkerServes',
   /** An update answered a call that waits in a sub-agent run; its details hold that run's workflow id. */
   heldBySubAgent: 'Agent.HeldBySubAgent',
+  /** The model's answers did not fit the agent's output schema, fed back `maxRetries` times; the message names what is wrong. */
+  invalidOutput: 'Agent.InvalidOutput',
+  /** The worker that got the check of a typed answer has the agent without its output schema (another version of the module). */
+  outputSchemaMissing: 'Agent.OutputSchemaMissing',
 } as const;

@@ -139,11 +139,19 @@ export interface CarriedState {
   /** Inputs added and not yet seen by the model, and how many were added (absent before 0.6.0). */
   queuedInputs?: QueuedInput[];
   inputsAdded?: number;
+  /** Answers refused for not fitting the output schema so far (absent when none). */
+  outputRetries?: number;
 }
 
-export interface AgentRunResult {
+export interface AgentRunResult<TData = unknown> {
   status: FinalStatus;
+  /** The answer; for an agent with an output schema, its JSON text. */
   output: string;
+  /**
+   * The typed answer of an agent with an output schema (`defineAgent({ output })`), as the model
+   * wrote it; `result()` of a run started with the agent's definition parses it with the schema.
+   */
+  data?: TData;
   /**
    * The conversation. In the workflow's own result it is the newest messages that fit in 1 MiB
    * (Temporal refuses results over 2 MiB) and `messageCount` says how many there are; the client's

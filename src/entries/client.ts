@@ -6,6 +6,7 @@ export type { WaitingCallsOptions, WaitingCallsPage } from '../client/waiting-ca
 export type { UnreadableReason, UnreadableRun } from '../client/unreadable-run';
 export type { PublishedCall, TopRun, WaitingCall } from '../common/contracts/published-waits';
 export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from '../client/conversation';
+export type { AgentRef, RunResult } from '../client/typed-data';
 export { RunRequestRejectedError } from '../client/request-rejected';
 export { StartInputTooLargeError } from '../client/start-input-size';
 export { TemporalConnectionError } from '../connection/temporal-connection-error';

@@ -1,6 +1,7 @@
 // Defining tools and agents: what an agents module imports.
 export { defineTool, type AnyTool, type Tool, type ToolContext, type ToolOptions, type ToolPermission, type RichToolResult } from '../toolkit/define-tool';
-export { defineAgent, type AgentDefinition, type AgentOptions, type ToolFilter, type ToolGroupOptions } from '../toolkit/define-agent';
+export { defineAgent, type AgentDefinition, type AgentOptions, type OutputOptions, type ToolFilter, type ToolGroupOptions } from '../toolkit/define-agent';
+export { FINAL_ANSWER_TOOL, type OutputSpec } from '../common/typed-output';
 export { agentTool, DEFAULT_MAX_AGENT_DEPTH, type AgentToolOptions } from '../toolkit/agent-tool';
 export { RetryableToolError } from '../toolkit/tool-errors';
 export { harnessTools, type HarnessToolsOptions } from '../toolkit/tools/harness-tools';

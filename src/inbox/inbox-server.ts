@@ -68,6 +68,9 @@ function callAddressOf(holder: string, call: string): z.output<typeof callAddres
   return parsed.data;
 }
 
+/** How long an item page waits for one run's answer to a query before it renders without it. */
+const READ_TIMEOUT_MS = 10_000;
+
 const DONE_TEXT = {
   approved: 'Approved: the run goes on.',
   denied: 'Denied: the agent reads your reason.',
@@ -96,18 +99,21 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
   const webUiLink = (workflowId: string) =>
     `${client.config.webUiUrl}/namespaces/${encodeURIComponent(client.config.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 
+  /** A read of one run within READ_TIMEOUT_MS: a page shows what it has rather than wait on a run that does not answer. */
+  const bounded = <T>(read: () => Promise<T>): Promise<T> => client.client.withDeadline(Date.now() + READ_TIMEOUT_MS, read);
+
   /** The holder run's state: the one query an item page makes of a run (undefined when it cannot be read). */
   async function holderState(holderId: string): Promise<AgentRunState | undefined> {
-    return client.get(holderId).state().catch(() => undefined);
+    return bounded(() => client.get(holderId).state()).catch(() => undefined);
   }
 
   async function holderConversation(holderId: string, state: AgentRunState | undefined, page: number): Promise<ConversationPage | undefined> {
     if (!state) return undefined;
-    return readConversationPage(client.get(holderId), state.messageCount ?? state.messages.length, page).catch(() => undefined);
+    return bounded(() => readConversationPage(client.get(holderId), state.messageCount ?? state.messages.length, page)).catch(() => undefined);
   }
 
   async function holderEvents(holderId: string): Promise<AgentEvent[]> {
-    return client.get(holderId).eventsAfter(0).catch(() => []);
+    return bounded(() => client.get(holderId).eventsAfter(0)).catch(() => []);
   }
 
   async function itemView(visitor: Visitor, holderId: string, callId: string, more: Partial<ItemView> = {}, page = 0): Promise<ItemView> {

@@ -13,7 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { randomBytes } from 'node:crypto';
-import { z, type AnyZodObject } from 'zod';
+import { z, type AnyZodObject, type ZodTypeAny } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import type { AgentClient } from '../client/agent-client';
 import { RunRequestRejectedError } from '../client/request-rejected';
@@ -31,6 +31,25 @@ import { MCP_RUN_PREFIX, RunTaskStore } from './run-task-store';
 export interface McpAgent {
   name: string;
   description: string;
+  /** The JSON Schema of the agent's typed answer (`defineAgent({ output })`): published in the tool's output schema as `data`. */
+  dataSchema?: Record<string, unknown>;
+}
+
+/** What an agent tool's structured content holds (see run-result.ts), with the typed answer's schema when the agent has one. */
+function outputSchemaOf(dataSchema: Record<string, unknown>): Tool['outputSchema'] {
+  return {
+    type: 'object',
+    properties: {
+      runId: { type: 'string' },
+      status: { type: 'string', enum: ['completed', 'max_iterations'] },
+      output: { type: 'string', description: "The answer's JSON text" },
+      data: dataSchema,
+      iterations: { type: 'integer' },
+      usage: { type: 'object' },
+      cost: { type: 'number' },
+    },
+    required: ['runId', 'status', 'output', 'data', 'iterations', 'usage'],
+  };
 }
 
 const agentInput = z
@@ -41,9 +60,13 @@ const agentInput = z
   })
   .strict();
 
-function inputSchema(schema: AnyZodObject): Tool['inputSchema'] {
+export function jsonSchemaOf(schema: ZodTypeAny): Record<string, unknown> {
   const { $schema: _ignored, ...json } = zodToJsonSchema(schema as never, { $refStrategy: 'none', target: 'jsonSchema7' }) as Record<string, unknown>;
-  return json as Tool['inputSchema'];
+  return json;
+}
+
+function inputSchema(schema: AnyZodObject): Tool['inputSchema'] {
+  return jsonSchemaOf(schema) as Tool['inputSchema'];
 }
 
 /** Arguments that do not fit a tool's input (or a run's size limit) are a tool error the model can read and correct (MCP's rule for bad input). */
@@ -116,6 +139,7 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
         name: agent.name,
         description: agent.description,
         inputSchema: inputSchema(agentInput),
+        ...(agent.dataSchema ? { outputSchema: outputSchemaOf(agent.dataSchema) } : {}),
         execution: { taskSupport: 'optional' },
       }),
     ),

@@ -1,5 +1,5 @@
 import type { AgentDefinition } from '../toolkit/define-agent';
-import type { McpAgent } from './agent-mcp-server';
+import { jsonSchemaOf, type McpAgent } from './agent-mcp-server';
 
 const MAX_DESCRIPTION_CHARS = 1000;
 
@@ -10,5 +10,6 @@ export function mcpAgentOf(agent: AgentDefinition): McpAgent {
   return {
     name: agent.name,
     description: `The '${agent.name}' agent, run durably (a Temporal workflow). ${text}`,
+    ...(agent.output ? { dataSchema: jsonSchemaOf(agent.output.schema) } : {}),
   };
 }

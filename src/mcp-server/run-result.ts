@@ -12,6 +12,7 @@ export async function runResult(run: AgentRun): Promise<CallToolResult> {
         runId: run.workflowId,
         status: result.status,
         output: result.output,
+        ...(result.data !== undefined ? { data: result.data } : {}),
         iterations: result.iterations,
         usage: result.usage,
         ...(result.cost !== undefined ? { cost: result.cost } : {}),

@@ -15,6 +15,7 @@ export function buildChatRequest(input: {
   messages: Message[];
   tools: ModelToolDefinition[];
   settings: ModelSettings;
+  responseFormat?: { name: string; schema: Record<string, unknown> };
 }): ChatRequestBody {
   const { settings } = input;
   const stream = settings.stream === true;
@@ -27,6 +28,7 @@ export function buildChatRequest(input: {
   }
   if (settings.temperature !== undefined) shaping.temperature = settings.temperature;
   if (settings.maxTokens !== undefined) shaping.max_tokens = settings.maxTokens;
+  if (input.responseFormat) shaping.response_format = { type: 'json_schema', json_schema: { name: input.responseFormat.name, schema: input.responseFormat.schema } };
 
   return {
     ...shaping,

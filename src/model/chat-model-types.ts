@@ -15,6 +15,8 @@ export interface ChatModelRequest {
   messages: Message[];
   tools: ModelToolDefinition[];
   settings: ModelSettings;
+  /** The reply's text is to be one JSON value of this schema (OpenAI's `json_schema` response format). */
+  responseFormat?: { name: string; schema: JsonSchema };
 }
 
 export interface ChatModelCallOptions {

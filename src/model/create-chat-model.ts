@@ -33,8 +33,8 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
   return {
     async complete(request, options = {}) {
       const model = request.model ?? request.settings.name ?? config.defaultModel;
-      const { messages, tools, settings } = request;
-      const body = buildChatRequest({ model, messages, tools, settings });
+      const { messages, tools, settings, responseFormat } = request;
+      const body = buildChatRequest({ model, messages, tools, settings, ...(responseFormat ? { responseFormat } : {}) });
       // The client's own timeout stops at the response headers; this one also bounds the body.
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), timeoutMs);

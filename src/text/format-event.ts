@@ -30,6 +30,7 @@ export function formatEvent(event: AgentEvent, workflowId: string, style: Style 
   switch (event.type) {
     case 'permission_requested':
     case 'external_requested':
+    case 'answer_refused':
     case 'input_rejected':
     case 'subagent_waiting':
       return style.yellow(line);
@@ -88,6 +89,8 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t} » input ${event.position}${event.addedBy ? ` from ${event.addedBy}` : ''}: ${event.text}`;
     case 'model_call_interrupted':
       return `${t} ↺ model call interrupted by ${event.inputs} added input(s); asking again`;
+    case 'answer_refused':
+      return `${t}   ✗ answer refused (${event.retry}): ${event.problems.join('; ')}`;
     case 'input_rejected':
       return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
     case 'run_finished':

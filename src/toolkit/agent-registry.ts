@@ -13,6 +13,7 @@ import { registerCodeTool } from './from-tool';
 import type { RegisteredTool } from './registered-tool';
 import { applyToolFilter } from './tool-filter';
 import { Toolkit } from './toolkit';
+import { jsonSchemaOf } from './json-schema';
 
 export interface RegisteredAgent {
   definition: AgentDefinition;
@@ -77,6 +78,9 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     ...(definition.steering === 'interrupt' ? { steering: 'interrupt' as const } : {}),
     maxPayloadBytes: definition.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     ...(definition.memory ? { memory: definition.memory } : {}),
+    ...(definition.output
+      ? { output: { schema: jsonSchemaOf(definition.output.schema), via: definition.output.via, maxRetries: definition.output.maxRetries } }
+      : {}),
     runtimeFeatures: CURRENT_RUNTIME_FEATURES,
   };
   return { definition, toolkit, descriptor };

@@ -1,11 +1,24 @@
 import { memoryProblems, type MemorySettings } from '../common/memory';
 import type { Duration } from '@temporalio/common';
+import type { z, ZodTypeAny } from 'zod';
 import type { ModelSettings } from '../common/agent';
 import type { PermissionSettings } from '../common/permissions';
 import { validatePermissionSettings } from '../permissions';
 import type { AnyTool } from './define-tool';
 import { durationProblem } from '../common/duration';
 import { stepSettingsProblems } from './step-settings';
+import { FINAL_ANSWER_TOOL } from '../common/typed-output';
+
+/** A typed answer: the zod schema it must fit, how the model is asked for it, and how many wrong answers are fed back. */
+export interface OutputOptions<S extends ZodTypeAny = ZodTypeAny> {
+  schema: S;
+  /** `response_format` (default): the provider's JSON-schema response format; `tool`: a `final_answer` tool the model calls. */
+  via?: 'response_format' | 'tool';
+  /** Wrong answers (not JSON, or not of the schema) fed back with their paths before the run fails (default 2). */
+  maxRetries?: number;
+}
+
+export const DEFAULT_OUTPUT_RETRIES = 2;
 
 export interface ToolGroupOptions {
   name: string;
@@ -22,7 +35,7 @@ export interface ToolFilter {
   deny?: string[];
 }
 
-export interface AgentOptions {
+export interface AgentOptions<S extends ZodTypeAny = ZodTypeAny> {
   name: string;
   instructions: string;
   /** What the agent does, for those who call it: the MCP server's tool description, an agentTool's default. */
@@ -70,18 +83,44 @@ export interface AgentOptions {
    * messages are summarised into one (see docs/conversations.md, "Context-window management").
    */
   memory?: MemorySettings;
+  /**
+   * A typed answer: a zod schema (or `{ schema, via, maxRetries }`). The model is asked for that
+   * shape, its answer is checked, a wrong one is fed back; the run's result carries it as `data`
+   * and the client's `result()` parses it with the schema (see docs/typed-results.md).
+   */
+  output?: S | OutputOptions<S>;
 }
 
-export interface AgentDefinition extends Omit<AgentOptions, 'model'> {
+export interface AgentDefinition<TData = unknown> extends Omit<AgentOptions, 'model' | 'output'> {
   readonly kind: 'agent';
   model: ModelSettings;
+  output?: Required<OutputOptions>;
+  /** Type only, never set: the type of the agent's typed answer (`undefined` for a text answer). */
+  readonly dataType?: TData;
 }
 
 export const DEFAULT_MAX_ITERS = 10;
 export const DEFAULT_MAX_RESULT_CHARS = 30_000;
 export const DEFAULT_MAX_EMPTY_REPLIES = 3;
 
-export function defineAgent(options: AgentOptions): AgentDefinition {
+function isZodSchema(value: unknown): value is ZodTypeAny {
+  return typeof (value as ZodTypeAny | undefined)?.safeParse === 'function';
+}
+
+function outputOf(name: string, output: ZodTypeAny | OutputOptions, tools: AgentOptions['tools']): Required<OutputOptions> {
+  const given = isZodSchema(output) ? { schema: output } : output;
+  if (!isZodSchema(given?.schema)) throw new Error(`Agent '${name}': output must be a zod schema or { schema: <zod schema>, via?, maxRetries? }.`);
+  const maxRetries = given.maxRetries ?? DEFAULT_OUTPUT_RETRIES;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new Error(`Agent '${name}': output.maxRetries must be a whole number of at least 0.`);
+  const via = given.via ?? 'response_format';
+  if (via !== 'response_format' && via !== 'tool') throw new Error(`Agent '${name}': output.via must be 'response_format' or 'tool'.`);
+  if (via === 'tool' && (tools ?? []).some((tool) => tool.name === FINAL_ANSWER_TOOL)) {
+    throw new Error(`Agent '${name}': a tool is named '${FINAL_ANSWER_TOOL}', the tool the model answers through with output.via 'tool'; rename it.`);
+  }
+  return { schema: given.schema, via, maxRetries };
+}
+
+export function defineAgent<S extends ZodTypeAny = never>(options: AgentOptions<S>): AgentDefinition<[S] extends [never] ? undefined : z.output<S>> {
   if (!/^[a-zA-Z0-9_.-]+$/.test(options.name)) {
     throw new Error(`Invalid agent name '${options.name}': use letters, digits, '.', '_' or '-'.`);
   }
@@ -103,5 +142,6 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     ...[durationProblem('approvalTimeout', options.approvalTimeout), durationProblem('externalTimeout', options.externalTimeout)].filter((p) => p !== undefined),
   ];
   if (timing.length > 0) throw new Error(`Agent '${options.name}': ${timing.join('; ')}.`);
-  return { ...options, kind: 'agent', model };
+  const { output, ...rest } = options;
+  return { ...rest, kind: 'agent', model, ...(output !== undefined ? { output: outputOf(options.name, output, options.tools) } : {}) };
 }

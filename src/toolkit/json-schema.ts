@@ -2,14 +2,15 @@ import type { ZodTypeAny } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import type { JsonSchema } from '../common/tools';
 
-/**
- * The JSON Schema the model sees for a tool's input. References are inlined (several
- * OpenAI-compatible servers reject `$ref`), and preset parameters are removed because the
- * worker fills them in.
- */
+/** A zod schema as the model is sent it: references inlined (several OpenAI-compatible servers reject `$ref`). */
+export function jsonSchemaOf(input: ZodTypeAny): JsonSchema {
+  const { $schema: _ignored, ...schema } = zodToJsonSchema(input as never, { $refStrategy: 'none', target: 'jsonSchema7' }) as JsonSchema;
+  return schema;
+}
+
+/** The JSON Schema the model sees for a tool's input; preset parameters are removed because the worker fills them in. */
 export function toolInputSchema(input: ZodTypeAny, hiddenKeys: readonly string[] = []): JsonSchema {
-  const schema = zodToJsonSchema(input as never, { $refStrategy: 'none', target: 'jsonSchema7' }) as JsonSchema;
-  delete schema.$schema;
+  const schema = jsonSchemaOf(input);
   if (schema.type !== 'object') {
     throw new Error('A tool input must be a zod object schema (z.object({...})).');
   }

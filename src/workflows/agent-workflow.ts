@@ -28,7 +28,7 @@ import { reportWaitsToParent } from './sub-agent-waits';
 import { withSpending } from './spending-details';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 
-function finish(state: RunState, status: FinalStatus, output: string): AgentRunResult {
+function finish(state: RunState, status: FinalStatus, output: string, data: { data?: unknown }): AgentRunResult {
   state.output = output;
   setStatus(state, status);
   setStep(state, status === 'completed' ? 'finished' : 'stopped at the iteration limit', preview(output, 500));
@@ -37,7 +37,7 @@ function finish(state: RunState, status: FinalStatus, output: string): AgentRunR
   const newest = newestMessages(state.messages, RESULT_MESSAGES_BYTES);
   const messages = newest.messages.length === state.messages.length ? { messages: state.messages } : newest;
   const subAgents = state.subAgents.length > 0 ? { subAgents: state.subAgents } : {};
-  return { status, output, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations, ...subAgents };
+  return { status, output, ...data, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations, ...subAgents };
 }
 
 function totals(state: RunState) {
@@ -73,7 +73,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   announceAgent(state);
   try {
     const end = await reactLoop(state, { afterIteration: continueWhenSuggested(input) });
-    const result = finish(state, end.status, end.output);
+    const result = finish(state, end.status, end.output, 'data' in end ? { data: end.data } : {});
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     return result;
   } catch (error) {

@@ -20,6 +20,7 @@ export function carryState(state: RunState): CarriedState {
     ...(state.window ? { window: state.window } : {}),
     ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
     ...(state.inputsAdded > 0 ? { queuedInputs: state.queuedInputs, inputsAdded: state.inputsAdded } : {}),
+    ...(state.outputRetries > 0 ? { outputRetries: state.outputRetries } : {}),
   };
 }
 

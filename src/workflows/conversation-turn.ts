@@ -34,8 +34,11 @@ export async function runTurn(state: RunState, message: QueuedMessage, perTurn: 
   state.emptyReplies = 0;
   let status: TurnResult['status'];
   let output: string;
+  let data: { data?: unknown } = {};
   try {
-    ({ status, output } = await reactLoop(state, {}, perTurn));
+    const end = await reactLoop(state, {}, perTurn);
+    ({ status, output } = end);
+    if ('data' in end) data = { data: end.data };
   } catch (error) {
     if (isCancellation(error) || error instanceof ContinueAsNew) throw error;
     status = 'failed';
@@ -47,5 +50,5 @@ export async function runTurn(state: RunState, message: QueuedMessage, perTurn: 
   const iterations = state.iterations - before.iterations;
   setStep(state, `answered message ${message.turn}`, preview(output, 500));
   recordEvent(state, { type: 'turn_finished', turn: message.turn, status, output: preview(output, 500), usage, iterations, ...cost }, nowIso());
-  return { turn: message.turn, status, output, usage, iterations, ...cost };
+  return { turn: message.turn, status, output, ...data, usage, iterations, ...cost };
 }

@@ -33,6 +33,7 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     noticesInFlight: [],
     queuedInputs: carried?.queuedInputs ?? [],
     inputsAdded: carried?.inputsAdded ?? 0,
+    outputRetries: carried?.outputRetries ?? 0,
   };
 }
 

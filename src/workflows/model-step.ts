@@ -10,6 +10,14 @@ import { RUNTIME_FEATURES } from '../common/runtime-features';
 import { recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { toolGroupsPrompt } from './tool-groups-prompt';
+import { responseFormatOf } from './typed-answer';
+
+/** The model settings of one call: without tools, no tool choice; a typed answer through its tool, a tool call required. */
+function callSettings(settings: ModelSettings, descriptor: RunState['descriptor'], tools: ToolSpec[]): ModelSettings {
+  if (tools.length === 0) return { ...settings, toolChoice: undefined, parallelToolCalls: undefined };
+  if (descriptor.output?.via === 'tool' && settings.toolChoice === undefined) return { ...settings, toolChoice: 'required' };
+  return settings;
+}
 
 export const DEFAULT_MODEL_TIMEOUT = '5 minutes';
 export const DEFAULT_MODEL_ATTEMPTS = 5;
@@ -58,6 +66,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
     ...(state.window ? { window: state.window } : {}),
   };
   const schedule = modelSchedule(settings);
+  const responseFormat = responseFormatOf(state.descriptor);
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {
     const label = model || 'default';
@@ -69,9 +78,10 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
           {
             agent: state.agent,
             model,
-            settings: { ...settings, ...(tools.length === 0 ? { toolChoice: undefined, parallelToolCalls: undefined } : {}) },
+            settings: callSettings(settings, state.descriptor, tools),
             conversation,
             tools: toModelTools(tools),
+            ...(responseFormat ? { responseFormat } : {}),
             iteration: state.iterations,
             budget: schedule.budget,
           },

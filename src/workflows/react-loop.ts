@@ -14,6 +14,7 @@ import type { RunState } from './run-state';
 import { publishUsage, setStep } from './status';
 import { deliverInputs, hasQueuedInput, interruptibleCall } from './steering';
 import { actOnToolCalls } from './tool-step';
+import { answerSetAside, answerTools, finalAnswerCall, finalAnswerNotAlone, typedAnswer } from './typed-answer';
 import { visibleTools } from './tool-visibility';
 import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
 
@@ -21,6 +22,8 @@ import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
 export interface LoopEnd {
   status: FinalStatus;
   output: string;
+  /** The typed answer, for an agent with an output schema. */
+  data?: unknown;
 }
 
 export interface LoopHooks {
@@ -36,7 +39,7 @@ async function compactAndCallAgain(state: RunState, tools: ToolSpec[], error: un
 }
 
 async function reason(state: RunState, withTools: boolean): Promise<AssistantMessage> {
-  const tools = withTools ? visibleTools(state.descriptor, state.activeGroups) : [];
+  const tools = [...(withTools ? visibleTools(state.descriptor, state.activeGroups) : []), ...answerTools(state.descriptor)];
   // Awaited only when there is work: an await costs microtask turns, which would reorder the commands of recorded runs.
   if (overBudget(state)) await compact(state, 'budget');
   setStep(state, `calling the model (iteration ${state.iterations})`);
@@ -70,12 +73,21 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
   return message;
 }
 
-/** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up. */
+/** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up (a typed answer once more). */
 async function summarizeAtLimit(state: RunState, unrun: ToolCall[], limit: number): Promise<LoopEnd> {
   state.messages.push(...cancelledAtLimit(unrun, limit), summaryRequest(limit));
   const summary = await reason(state, false);
+  if (state.descriptor.output) return (await typedAnswer(state, summary, 'max_iterations', true))!;
   return { status: 'max_iterations', output: summary.content ?? '' };
 }
+
+/** An answer given while an added input waits stays in the conversation; a final-answer call gets its result. */
+function setAside(state: RunState, message: AssistantMessage): undefined {
+  const call = finalAnswerCall(state.descriptor, message.toolCalls ?? []);
+  if (call) state.messages.push(answerSetAside(call));
+  return undefined;
+}
+
 
 /**
  * The ReAct loop — reason (a model call), act (the tool calls it asked for), observe (their
@@ -89,6 +101,8 @@ export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = 
     recordEvent(state, { type: 'iteration_started', iteration: state.iterations }, nowIso());
     const message = await reason(state, true);
     const calls = message.toolCalls ?? [];
+    // A typed agent's final-answer call alone is its answer, like a reply without calls.
+    const answers = calls.length === 0 || (calls.length === 1 && finalAnswerCall(state.descriptor, calls) !== undefined);
 
     if (isEmptyReply(message.content, calls)) {
       state.emptyReplies += 1;
@@ -99,17 +113,22 @@ export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = 
         );
       }
       state.messages.push(EMPTY_REPLY_REMINDER);
-    } else if (calls.length === 0) {
+    } else if (answers) {
       // An input added while the model answered: the answer stands in the conversation, and the model is asked again.
-      if (!hasQueuedInput(state)) return { status: 'completed', output: message.content ?? '' };
+      if (!hasQueuedInput(state) && !state.descriptor.output) return { status: 'completed', output: message.content ?? '' };
+      // A typed answer is checked by a worker first (undefined: it was fed back, the loop goes on).
+      const end = hasQueuedInput(state) ? setAside(state, message) : await typedAnswer(state, message, 'completed');
+      if (end) return end;
     } else {
       state.emptyReplies = 0;
       if (state.iterations >= state.maxIters) return summarizeAtLimit(state, calls, limit);
-      state.messages.push(...(await actOnToolCalls(state, calls)));
+      const early = finalAnswerCall(state.descriptor, calls);
+      const others = early ? calls.filter((call) => call !== early) : calls;
+      state.messages.push(...(await actOnToolCalls(state, others)), ...(early ? [finalAnswerNotAlone(early)] : []));
     }
 
     // Empty replies count as iterations too; at the limit, ask for the summary.
-    if (state.iterations >= state.maxIters && calls.length === 0) return summarizeAtLimit(state, [], limit);
+    if (state.iterations >= state.maxIters && answers) return summarizeAtLimit(state, [], limit);
     await hooks.afterIteration?.(state);
   }
 }

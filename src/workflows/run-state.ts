@@ -54,6 +54,8 @@ export interface RunState {
   queuedInputs: QueuedInput[];
   /** Inputs added so far: the last one's position. */
   inputsAdded: number;
+  /** Answers refused for not fitting the agent's output schema (see typed-answer.ts); carried over continue-as-new. */
+  outputRetries: number;
   /** What the run last published in its memo about its waiting calls (see calls/publish-waits.ts). */
   publishedWaits?: string;
 }

@@ -27,7 +27,7 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const client = await overStdio();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-helper', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
+      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-helper', 'mcp-invoice', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
     );
     const helper = tools.find((tool) => tool.name === 'mcp-helper')!;
     expect(helper.description).toBe("The 'mcp-helper' agent, run durably (a Temporal workflow). Looks orders up.");
@@ -45,6 +45,24 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
 
     const state = await client.callTool({ name: 'run_state', arguments: { runId } });
     expect(state.structuredContent).toMatchObject({ agent: 'mcp-helper', status: 'completed', output: 'Helped: ORD-1 is on its way' });
+  });
+
+  test("an agent with a typed answer publishes its output schema and answers with structured content the client's SDK checks", async () => {
+    const client = await overStdio();
+    const { tools } = await client.listTools();
+    const invoice = tools.find((tool) => tool.name === 'mcp-invoice')!;
+    expect(invoice.outputSchema?.required).toEqual(['runId', 'status', 'output', 'data', 'iterations', 'usage']);
+    expect(invoice.outputSchema?.properties?.data).toEqual({
+      type: 'object',
+      properties: { total: { type: 'number' }, currency: { type: 'string' } },
+      required: ['total', 'currency'],
+      additionalProperties: false,
+    });
+    expect(tools.find((tool) => tool.name === 'mcp-helper')!.outputSchema).toBeUndefined();
+    const result = await client.callTool({ name: 'mcp-invoice', arguments: { prompt: 'Read invoice 9' } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ status: 'completed', data: { total: 42.5, currency: 'EUR' } });
+    expect(JSON.parse(text(result))).toEqual({ total: 42.5, currency: 'EUR' });
   });
 
   test('an approval is asked as an elicitation: approved with edited arguments', async () => {

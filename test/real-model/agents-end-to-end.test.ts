@@ -2,7 +2,20 @@ import { ecommerceAgent } from '../../src/demo/ecommerce-agent';
 import type { AgentEvent } from '../../src/common/events';
 import type { ToolMessage } from '../../src/common/messages';
 import { describeWithRealModel } from './real-model-env';
-import { forSmallModel, describeFigures, drive, expectRuntimeHeld, researchLead, returnsDesk, startRealModelEnv, tally, type Outcome, type RealModelEnv } from './real-model-kit';
+import {
+  forSmallModel,
+  describeFigures,
+  drive,
+  expectRuntimeHeld,
+  orderReader,
+  orderRequest,
+  researchLead,
+  returnsDesk,
+  startRealModelEnv,
+  tally,
+  type Outcome,
+  type RealModelEnv,
+} from './real-model-kit';
 
 const ofType = <T extends AgentEvent['type']>(outcome: Outcome, type: T) => outcome.events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
@@ -11,7 +24,7 @@ describeWithRealModel('the demo agents on a real open model, end to end on a rea
   const shop = forSmallModel(ecommerceAgent);
   const streaming = { ...shop, name: 'ecommerce-cs-streaming', model: { ...shop.model, stream: true } };
   beforeAll(async () => {
-    env = await startRealModelEnv([shop, streaming, researchLead, forSmallModel(returnsDesk)]);
+    env = await startRealModelEnv([shop, streaming, researchLead, forSmallModel(returnsDesk), orderReader]);
   });
   afterAll(async () => {
     console.log(`real model figures: ${describeFigures()}`);
@@ -72,6 +85,19 @@ describeWithRealModel('the demo agents on a real open model, end to end on a rea
     expect(messages.filter((message) => message.role === 'user' && sent.includes(String(message.content))).map((message) => message.content)).toEqual(sent);
     expect(messages.filter((message) => message.role === 'tool').every((message) => messages.some((m) => m.role === 'assistant' && m.toolCalls?.some((call) => call.id === message.toolCallId)))).toBe(true);
     await chat.end();
+  });
+
+  test('a typed answer: the response format holds the model to the schema, and result() gives the data', async () => {
+    const run = await env.client.start(orderReader, { prompt: 'Hello, order ORD-2024-002 arrived cracked and I want my money back.' });
+    const outcome = await drive(env.client, run, {});
+    tally(outcome);
+    expectRuntimeHeld(outcome);
+    expect(outcome.result?.status).toBe('completed');
+    // Grammar-constrained by llama.cpp: the answer fits (refusals, if any, stayed within maxRetries).
+    expect(orderRequest.parse(outcome.result?.data)).toEqual(outcome.result?.data);
+    expect(JSON.parse(outcome.result!.output)).toEqual(outcome.result?.data);
+    const formats = ofType(outcome, 'answer_refused');
+    expect(formats.length).toBeLessThanOrEqual(2);
   });
 
   test('a sub-agent: the lead hands a topic to a researcher (a child run) and answers from it', async () => {

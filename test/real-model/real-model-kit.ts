@@ -35,6 +35,16 @@ export const researchLead = forSmallModel(
   }),
 );
 
+/** What a customer's message asks for, as data: a typed answer the model gives through llama.cpp's JSON-schema response format. */
+export const orderRequest = z.object({ order_id: z.string().min(1), wants: z.enum(['refund', 'tracking', 'other']) });
+export const orderReader = forSmallModel(
+  defineAgent({
+    name: 'order-reader',
+    instructions: "Read the customer's message. Give the order id it names and whether the customer wants a refund, tracking, or other.",
+    output: orderRequest,
+  }),
+);
+
 const bookCourier = defineTool({
   name: 'book_courier',
   description: 'Book a courier to collect a returned parcel. The warehouse books it and reports the pickup time.',

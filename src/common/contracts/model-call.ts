@@ -12,12 +12,20 @@ export interface ModelToolDefinition {
   parameters: Record<string, unknown>;
 }
 
+/** A JSON-schema response format: the reply's text is to be one JSON value of this schema. */
+export interface ResponseFormat {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
 export interface CallModelInput {
   agent: string;
   model: string;
   settings: ModelSettings;
   messages: Message[];
   tools: ModelToolDefinition[];
+  /** Set for an agent with a typed answer asked through the response format. */
+  responseFormat?: ResponseFormat;
   iteration: number;
   /** The call's own attempts (see AttemptBudget); absent in calls scheduled before it existed. */
   budget?: AttemptBudget;
@@ -62,7 +70,7 @@ export interface CallModelOutput {
 /** The model client the worker was given (see src/model). */
 export interface ChatModelPort {
   complete(
-    request: Omit<Pick<CallModelInput, 'model' | 'messages' | 'tools' | 'settings'>, 'model'> & { model?: string },
+    request: Omit<Pick<CallModelInput, 'model' | 'messages' | 'tools' | 'settings' | 'responseFormat'>, 'model'> & { model?: string },
     options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void; onChunk?: () => void },
   ): Promise<{ message: CallModelOutput['message']; usage: CallModelOutput['usage']; model: string }>;
 }
