@@ -11,6 +11,14 @@ import { FailureTypes } from '../common/failures';
 import { composeMiddleware, type Middleware } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { observeModelCall } from '../telemetry/observe-model-call';
+import type { LiveCalls } from './live-calls';
+
+/** The worker's live endpoint: where streaming calls' deltas are served (src/worker/live-endpoint.ts). */
+export interface LiveChannel {
+  calls: LiveCalls;
+  /** The endpoint's address as clients reach it, e.g. http://10.0.0.5:7300 */
+  url: string;
+}
 
 function heartbeatTimeoutMs(): number {
   return Context.current().info.heartbeatTimeoutMs ?? 60_000;
@@ -23,6 +31,7 @@ export function callModelActivity(
   tracing?: ActivityTracing,
   cache: ConversationCache = new ConversationCache(),
   toolResults: ToolResultCache = new ToolResultCache(),
+  live?: LiveChannel,
 ) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
   const complete = (input: CallModelInput): Promise<CallModelOutput> => {
@@ -45,17 +54,27 @@ export function callModelActivity(
       settings: input.settings,
       ...(input.responseFormat ? { responseFormat: input.responseFormat } : {}),
     };
-    const heartbeat = (text: string) => controls.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt } satisfies ModelHeartbeat);
-    const response = await model.complete(request, {
-      signal: controls.signal,
-      ...(input.settings.stream
-        ? {
-            onText: (textSoFar: string) => heartbeat(textSoFar),
-            onChunk: controls.touch,
-          }
-        : {}),
-    });
-    return { message: response.message, usage: response.usage, model: response.model };
+    const writer = input.settings.stream ? live?.calls.open() : undefined;
+    const liveUrl = writer ? { live: `${live!.url}/calls/${writer.path}` } : {};
+    const heartbeat = (text: string) =>
+      controls.heartbeat({ model: input.model, iteration: input.iteration, text, attempt: ctx.info.attempt, ...liveUrl } satisfies ModelHeartbeat);
+    // The first heartbeat is sent at once: it tells followers where this attempt's deltas are.
+    if (writer) heartbeat('');
+    try {
+      const response = await model.complete(request, {
+        signal: controls.signal,
+        ...(input.settings.stream
+          ? {
+              onText: (textSoFar: string) => heartbeat(textSoFar),
+              onChunk: controls.touch,
+              ...(writer ? { onDelta: writer.push } : {}),
+            }
+          : {}),
+      });
+      return { message: response.message, usage: response.usage, model: response.model };
+    } finally {
+      writer?.end();
+    }
   };
   const run = composeMiddleware<CallModelInput, CallModelOutput>(steps, (input) => observeModelCall(tracing, input, () => complete(input)));
   return async function callModel(request: CallModelRequest): Promise<CallModelOutput> {

@@ -1,5 +1,5 @@
 import type { AgentRegistry } from '../toolkit/agent-registry';
-import { callModelActivity } from './call-model';
+import { callModelActivity, type LiveChannel } from './call-model';
 import { checkOutputActivity } from './check-output';
 import type { ChatModelPort } from '../common/contracts/model-call';
 import { compactConversationActivity } from './compact-conversation';
@@ -27,6 +27,8 @@ export interface ActivityDeps {
   notifications?: NotificationConfig;
   /** Tells a run that this worker left one of its steps to another (it serves another agents module). */
   refusals?: RefusalReporter;
+  /** Where streaming model calls' deltas are served as they are written; none when undefined. */
+  live?: LiveChannel;
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -40,7 +42,7 @@ export function createActivities(deps: ActivityDeps) {
   const agents = new ServedAgents(deps.registry, deps.refusals);
   return {
     describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0),
-    callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults)),
+    callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults, deps.live)),
     compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
     prepareToolCalls: prepareToolCallsActivity(agents),
     validateEditedInput: validateEditedInputActivity(agents),

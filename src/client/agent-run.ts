@@ -26,6 +26,8 @@ import { isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from '
 import { describeExecution, type RunExecution } from './run-execution';
 import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
 import type { DataParser, RunResult } from './typed-data';
+import { streamRun, type StreamOptions } from './stream/run-stream';
+import type { StreamItem } from './stream/stream-items';
 
 function heldBySubAgent(error: unknown): string | undefined {
   const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
@@ -280,6 +282,17 @@ export class AgentRun<TData = unknown> {
       }
       await new Promise((resolve) => setTimeout(resolve, interval));
     }
+  }
+
+  /**
+   * The run as a stream an app can show: its events (with what a waiting call needs to be answered
+   * in place, and the result with the last one), the text and tool-call deltas of its model calls
+   * as they are written, a model call made again after its worker died, and its sub-agents' streams
+   * nested. Every item has a cursor: `stream({ from: cursor })` goes on after it, after a reload, a
+   * dropped connection or a continue-as-new. Nothing is added to the run's history.
+   */
+  stream(options: StreamOptions = {}): AsyncGenerator<StreamItem> {
+    return streamRun(this.handle.client, this.workflowId, options);
   }
 
   /** The run's execution as Temporal describes it (status, times), read without decoding its memo. */

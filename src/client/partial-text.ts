@@ -23,12 +23,18 @@ function isModelHeartbeat(value: unknown): value is ModelHeartbeat {
   return typeof candidate?.text === 'string' && typeof candidate.model === 'string' && typeof candidate.iteration === 'number';
 }
 
+/** The streaming model call in flight as its attempt's last heartbeat reported it, with where its deltas are served. */
+export interface ModelCallInFlight extends PartialText {
+  attempt: number;
+  live?: string;
+}
+
 /**
- * Reads the partial text of the model call in flight from the pending activity's heartbeat
- * details (describe), so following a stream adds nothing to the run's history. Undefined when
- * no model call is running or it has not reported text (non-streaming calls never do).
+ * Reads the model call in flight from the pending activity's heartbeat details (describe), so
+ * following a stream adds nothing to the run's history. Undefined when no model call is running
+ * or its attempt has not heartbeated yet (non-streaming calls never do).
  */
-export async function readPartialText(handle: WorkflowHandle): Promise<PartialText | undefined> {
+export async function readModelCall(handle: WorkflowHandle): Promise<ModelCallInFlight | undefined> {
   const { raw } = await describeExecution(handle);
   const pending = (raw.pendingActivities ?? []).find((a) => a.activityType?.name === MODEL_ACTIVITY);
   const first = pending?.heartbeatDetails?.payloads?.[0];
@@ -37,5 +43,12 @@ export async function readPartialText(handle: WorkflowHandle): Promise<PartialTe
   if (!isModelHeartbeat(details)) return undefined;
   // A retry starts with the details of the attempt before it until its own first heartbeat.
   if (pending?.attempt && details.attempt !== pending.attempt) return undefined;
-  return { model: details.model, iteration: details.iteration, text: details.text };
+  const live = typeof details.live === 'string' && /^https?:\/\//.test(details.live) ? { live: details.live } : {};
+  return { model: details.model, iteration: details.iteration, text: details.text, attempt: details.attempt, ...live };
+}
+
+/** The partial text of the model call in flight (see readModelCall). */
+export async function readPartialText(handle: WorkflowHandle): Promise<PartialText | undefined> {
+  const call = await readModelCall(handle);
+  return call && { model: call.model, iteration: call.iteration, text: call.text };
 }

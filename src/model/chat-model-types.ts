@@ -1,6 +1,7 @@
 import type { ModelSettings } from '../common/agent';
 import type { AssistantMessage, Message, TokenUsage } from '../common/messages';
 import type { JsonSchema } from '../common/tools';
+import type { LiveDelta } from '../common/contracts/live-deltas';
 
 /** A tool as the model sees it. */
 export interface ModelToolDefinition {
@@ -26,6 +27,8 @@ export interface ChatModelCallOptions {
   onText?(textSoFar: string): void;
   /** Streaming: called for every chunk received, so a caller can heartbeat while long tool-call arguments arrive. */
   onChunk?(): void;
+  /** Streaming: each piece of text or tool call as it arrives. */
+  onDelta?(delta: LiveDelta): void;
 }
 
 /** OpenAI's finish reasons, or whatever else an OpenAI-compatible provider sends. */

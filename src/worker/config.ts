@@ -34,7 +34,15 @@ export interface WorkerConfig {
    * (`*`: every model), unless an agent's model settings say (`textToolCalls`). None by default.
    */
   textToolCallModels?: string[];
+  /**
+   * The live endpoint that serves streaming model calls' deltas to followers (`run.stream()`):
+   * where it listens (`off`: none; followers then read the text from heartbeats, a second late)
+   * and the address it gives clients when that differs (a proxy, a bind to 0.0.0.0).
+   */
+  live?: LiveSettings;
 }
+
+export type LiveSettings = { off: true } | { host: string; port: number; url?: string };
 
 /** The worker's own settings; the connection (address, namespace, TLS, API key) comes from resolveConnectionSettings. */
 export type WorkerEnvConfig = Omit<WorkerConfig, 'temporalAddress' | 'namespace' | 'temporal'>;
@@ -60,6 +68,24 @@ function readMaxCachedRuns(value: string | undefined): number {
   return count;
 }
 
+/** Loopback by default: a fleet on several machines sets an address its clients can reach. */
+export const DEFAULT_LIVE_ADDRESS = '127.0.0.1:0';
+
+export function readLiveSettings(address: string | undefined, url: string | undefined): LiveSettings {
+  const given = address?.trim() || DEFAULT_LIVE_ADDRESS;
+  if (given === 'off') return { off: true };
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(given);
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65_535) {
+    throw new WorkerConfigurationError(`AGENT_LIVE_ADDRESS=${address} is not HOST:PORT (e.g. 0.0.0.0:7300, or 127.0.0.1:0 for a free port) or off.`);
+  }
+  const advertised = url?.trim();
+  if (advertised && !/^https?:\/\/[^/]+/.test(advertised)) {
+    throw new WorkerConfigurationError(`AGENT_LIVE_URL=${url} is not an http(s) URL such as http://worker-1.internal:7300.`);
+  }
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port, ...(advertised ? { url: advertised } : {}) };
+}
+
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEnvConfig {
   const workspace = env.AGENT_WORKSPACE || 'workspace';
   return {
@@ -70,6 +96,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     toolsConfigPath: env.AGENT_TOOLS_CONFIG || `${workspace}/tools.json`,
     workspace,
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
+    live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
     textToolCallModels: (env.AGENT_TEXT_TOOL_CALLS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
   };
 }

@@ -28,6 +28,8 @@ import { installRuntime, type RuntimeMetricsOptions } from '../telemetry/install
 import { dataConverterFromEnv, describeEncryption } from '../codec/encrypted-data-converter';
 import { describeTracing } from '../telemetry/traces-exporter';
 import { describeWorker } from './describe-worker';
+import { LiveCalls } from '../activities/live-calls';
+import { startLiveEndpoint, type LiveEndpoint } from './live-endpoint';
 import { WorkerConfigurationError } from './configuration-error';
 import { readDeploymentOptions } from './deployment-options';
 
@@ -174,6 +176,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     },
   });
   let ownConnection: NativeConnection | undefined;
+  let live: { calls: LiveCalls; endpoint: LiveEndpoint } | undefined;
+  const closeOwned = async () => {
+    await live?.endpoint.close();
+    await tools.manager?.close();
+    await ownConnection?.close();
+    await tracing?.close();
+  };
   let nativeConnection: NativeConnection;
   let worker: Worker;
   try {
@@ -191,6 +200,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         ...(dataConverter?.failureConverterPath ? { failureConverterPath: dataConverter.failureConverterPath } : {}),
         logger: bundlerLogger(Runtime.instance().logger),
       }));
+    const liveSettings = config.live ?? { host: '127.0.0.1', port: 0 };
+    if (!('off' in liveSettings)) {
+      const calls = new LiveCalls();
+      const endpoint = await startLiveEndpoint({ calls, ...liveSettings, publicUrl: liveSettings.url, codecs: dataConverter?.payloadCodecs ?? [] }).catch((error: Error) => {
+        throw new WorkerConfigurationError(`The live endpoint could not listen on ${liveSettings.host}:${liveSettings.port}: ${error.message} (AGENT_LIVE_ADDRESS).`);
+      });
+      live = { calls, endpoint };
+    }
     const client = new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: clientInterceptorsFor(tracing) ?? {} });
     worker = await Worker.create({
       connection: nativeConnection,
@@ -208,6 +225,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           middleware: options.middleware,
           tracing,
           ...(notifications ? { notifications } : {}),
+          ...(live ? { live: { calls: live.calls, url: live.endpoint.url } } : {}),
         }),
       },
       workflowBundle,
@@ -234,9 +252,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     });
   } catch (error) {
     // Without this, the MCP servers started above would outlive a worker that never runs.
-    await tools.manager?.close();
-    await ownConnection?.close();
-    await tracing?.close();
+    await closeOwned();
     throw error;
   }
 
@@ -258,14 +274,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         tracing: options.telemetry === false ? 'off' : tracing ? describeTracing(options.telemetry) : 'off',
         encryption: options.dataConverter ? 'your data converter' : describeEncryption(encryption!.keys),
         ...(notifications ? { notifications } : {}),
+        live: live?.endpoint.url,
       }),
     async run() {
       try {
         await worker.run();
       } finally {
-        await tools.manager?.close();
-        await ownConnection?.close();
-        await tracing?.close();
+        await closeOwned();
       }
     },
     shutdown() {

@@ -11,6 +11,8 @@ export interface WorkerFacts {
   encryption: string;
   /** Webhooks told when calls wait, and the inbox their links point to. */
   notifications?: { webhooks: unknown[]; inboxUrl?: string };
+  /** Where streaming model calls' deltas are served; undefined when off. */
+  live?: string;
 }
 
 /** The worker's start line: what it serves, where, and which of versioning, metrics, tracing, encryption and webhooks are on. */
@@ -24,5 +26,6 @@ export function describeWorker(facts: WorkerFacts): string {
     facts.tracing === 'off' ? 'no tracing' : `tracing to ${facts.tracing}`,
     facts.encryption,
     facts.notifications ? `${facts.notifications.webhooks.length} webhook(s)${facts.notifications.inboxUrl ? `, inbox links to ${facts.notifications.inboxUrl}` : ''}` : 'no webhooks',
+    facts.live ? `live deltas at ${facts.live}` : 'no live endpoint',
   ].join('; ');
 }

@@ -3,6 +3,7 @@ import type { AttemptBudget, AttemptHeartbeat } from './attempt-budget';
 import type { ConversationWindow } from '../memory';
 import type { AssistantMessage, Message, TokenUsage } from '../messages';
 import type { ReferencingDelta } from './tool-result-references';
+import type { LiveDelta } from './live-deltas';
 
 /** The model call: what the workflow schedules, what the activity answers, what it heartbeats, and the model client it uses. */
 
@@ -71,7 +72,7 @@ export interface CallModelOutput {
 export interface ChatModelPort {
   complete(
     request: Omit<Pick<CallModelInput, 'model' | 'messages' | 'tools' | 'settings' | 'responseFormat'>, 'model'> & { model?: string },
-    options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void; onChunk?: () => void },
+    options?: { signal?: AbortSignal; onText?: (textSoFar: string) => void; onChunk?: () => void; onDelta?: (delta: LiveDelta) => void },
   ): Promise<{ message: CallModelOutput['message']; usage: CallModelOutput['usage']; model: string }>;
 }
 
@@ -82,4 +83,9 @@ export interface ModelHeartbeat extends AttemptHeartbeat {
   text: string;
   /** Temporal keeps the last details across retries; this tells a reader they are stale. */
   attempt: number;
+  /**
+   * Where this attempt's text and tool-call deltas are served as they are written (the worker's
+   * live endpoint and an unguessable path); absent when the worker serves none.
+   */
+  live?: string;
 }
