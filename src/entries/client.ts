@@ -14,6 +14,10 @@ export { describeConnection, resolveConnectionSettings, type ConnectionSettings 
 export type { ConnectionOverrides } from '../connection/connection-overrides';
 export type { SubAgentUpdate } from '../client/sub-agent-follower';
 export type { PartialText, PartialTextUpdate } from '../client/partial-text';
+export { InvalidCursorError, type StreamItem, type StreamWaitingCall } from '../client/stream/stream-items';
+export type { StreamOptions } from '../client/stream/run-stream';
+export { UnreadableDeltaError } from '../client/stream/live-delta-reader';
+export { createRunStreamHandler, type RunStreamHandler, type RunStreamHandlerOptions } from '../client/stream/stream-http';
 export type { ConversationEndReason, ConversationInput, ConversationResult, TurnResult } from '../common/conversation';
 export type { AgentEvent, AgentEventType } from '../common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from '../common/messages';

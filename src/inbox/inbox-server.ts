@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { AgentClient } from '../client/agent-client';
 import { runsByIdFilter } from '../client/run-filter';
+import { createRunStreamHandler } from '../client/stream/stream-http';
 import { isLoopbackHost } from '../codec/codec-server-access';
 import { MAX_NAME_CHARS } from '../common/boundary/limits';
 import type { AgentEvent } from '../common/events';
@@ -177,6 +178,8 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     response.writeHead(303, { Location: `${itemPath({ workflowId: holderId, callId })}?done=input`, ...SECURITY_HEADERS }).end();
   }
 
+  const streams = createRunStreamHandler({ client });
+
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://inbox');
     const method = request.method ?? 'GET';
@@ -195,6 +198,8 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
       return sendPage(response, 200, listPage(list, filters, waitingRuns, visitor.identity));
     }
     if (method === 'GET' && url.pathname === '/events') return live.listen(response, queryOf(url, watchSchema).watch);
+    // A run followed live (its page and its stream): behind the sign-in like everything of a run.
+    if (await streams(request, response)) return;
     const call = /^\/calls\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     const input = /^\/calls\/([^/]+)\/([^/]+)\/input$/.exec(url.pathname);
     if (input) {

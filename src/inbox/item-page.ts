@@ -41,7 +41,7 @@ function facts(view: ItemView, item: WaitingCall): SafeHtml {
   ${item.reason ? html`<dt>Why it asks</dt><dd data-reason>${item.reason}</dd>` : ''}
   ${item.suggestedRule ? html`<dt>Rule</dt><dd><code>${item.suggestedRule}</code></dd>` : ''}
   ${item.repeats ? html`<dt>Repeats</dt><dd class="warning" data-repeats>call <code>${item.repeats.callId}</code> of this run already ran with the same arguments: ${item.repeats.preview}</dd>` : ''}
-  <dt>Run</dt><dd><code>${item.workflowId}</code> · <a href="${view.webUiLink}" target="_blank" rel="noopener noreferrer">Temporal Web UI</a></dd>
+  <dt>Run</dt><dd><code>${item.workflowId}</code> · <a href="${view.webUiLink}" target="_blank" rel="noopener noreferrer">Temporal Web UI</a> · <a href="/runs/${encodeURIComponent(item.workflowId)}" data-follow>follow it live</a></dd>
 </dl>`;
 }
 

@@ -85,7 +85,7 @@ describe('durable-agent worker', () => {
     await waitFor(async () => (existsSync(healthFile) || entry.child.exitCode !== null ? true : undefined), 'the health file', 60_000);
     expect({ exitCode: entry.child.exitCode, output: entry.output() }).toMatchObject({ exitCode: null });
     expect(entry.output()).toContain(
-      `[durable-agent] worker for greeter on ${testAddress()}, namespace ${testNamespace()}, task queue ${taskQueue}; unversioned; no metrics; no tracing; payloads not encrypted; no webhooks\n`,
+      `[durable-agent] worker for greeter on ${testAddress()}, namespace ${testNamespace()}, task queue ${taskQueue}; unversioned; no metrics; no tracing; payloads not encrypted; no webhooks; live deltas at http://127.0.0.1:`,
     );
     const healthy = await waitFor(async () => {
       const check = healthCheck(healthFile);
@@ -118,12 +118,14 @@ describe('durable-agent worker', () => {
       '--build-id', 'b1',
       '--versioning-behavior', 'auto-upgrade',
       '--metrics', '127.0.0.1:0',
+      '--live-address', '127.0.0.1:0', '--live-url', 'http://worker-7.internal:7300',
     ]);
     running = entry.child;
     const line = await waitFor(async () => entry.output().split('\n').find((l) => l.startsWith('[durable-agent] worker for')) ?? (entry.child.exitCode !== null ? entry.output() : undefined), 'the start line', 60_000);
     expect(line).toBe(
       `[durable-agent] worker for ts-greeter on ${testAddress()}, namespace ${testNamespace()}, task queue ${taskQueue}; version greeters.b1 (auto_upgrade); ` +
-        `metrics at http://127.0.0.1:0/metrics; tracing to http://127.0.0.1:9/v1/traces (OTLP http/protobuf); payloads are encrypted with key 'k-worker' (AES-256-GCM); 1 key(s) decrypt: k-worker; 1 webhook(s), inbox links to http://inbox.example`,
+        `metrics at http://127.0.0.1:0/metrics; tracing to http://127.0.0.1:9/v1/traces (OTLP http/protobuf); payloads are encrypted with key 'k-worker' (AES-256-GCM); 1 key(s) decrypt: k-worker; 1 webhook(s), inbox links to http://inbox.example; ` +
+        'live deltas at http://worker-7.internal:7300',
     );
     entry.child.kill('SIGTERM');
     expect(await entry.exited).toBe(0);

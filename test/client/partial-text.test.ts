@@ -71,26 +71,22 @@ describe('the partial text of a streaming model call', () => {
     expect(streamedHistory.events?.length).toBe(plainHistory.events?.length);
   });
 
-  test('watch prints the text in flight as "… model is writing:" lines', async () => {
+  test('watch prints the text in flight line by line, between the start and the end of the call', async () => {
     const run = await env.client.start('slow-writer', { prompt: 'explain' });
     const { lines, output } = cliOutput();
     const code = await runCli(['watch', run.workflowId, '--address', testAddress(), '--namespace', testNamespace()], output);
 
     expect(code).toBe(0);
-    const writing = lines.filter((line) => line.includes('… model is writing: '));
-    expect(writing.length).toBeGreaterThan(0);
-    for (const line of writing) {
-      expect(ANSWER.startsWith(line.split('… model is writing: ')[1])).toBe(true);
-    }
-    // The text in flight comes after the call started and before it finished.
+    const written = lines.filter((line) => line.startsWith('         │ '));
+    expect(written.map((line) => line.slice('         │ '.length)).join('\n')).toBe(ANSWER);
     const started = lines.findIndex((line) => line.includes('▶ model scripted-model'));
     const finished = lines.findIndex((line) => line.includes('◀ model scripted-model'));
-    expect(started).toBeLessThan(lines.indexOf(writing[0]));
-    expect(finished).toBeGreaterThan(lines.indexOf(writing.at(-1)!));
+    expect(started).toBeLessThan(lines.indexOf(written[0]!));
+    expect(finished).toBeGreaterThan(lines.indexOf(written.at(-1)!));
     expect(lines.at(-1)).toContain('■ completed');
   });
 
-  test('watch --json prints events plus partial_text objects that carry no seq', async () => {
+  test('watch --json prints events plus text_delta items that carry no seq; --events-only leaves them out', async () => {
     const run = await env.client.start('slow-writer', { prompt: 'explain' });
     const { lines, output } = cliOutput();
     const code = await runCli(
@@ -99,12 +95,16 @@ describe('the partial text of a streaming model call', () => {
     );
 
     expect(code).toBe(0);
-    const parsed = lines.map((line) => JSON.parse(line) as { type: string; seq?: number; text?: string });
-    const partials = parsed.filter((item) => item.type === 'partial_text');
-    const events = parsed.filter((item) => item.type !== 'partial_text');
-    expect(partials.length).toBeGreaterThan(0);
-    expect(partials.every((p) => p.seq === undefined && ANSWER.startsWith(p.text ?? '?'))).toBe(true);
+    const parsed = lines.map((line) => JSON.parse(line) as { type: string; seq?: number; text?: string; iteration?: number });
+    const deltas = parsed.filter((item) => item.type === 'text_delta');
+    const events = parsed.filter((item) => item.type !== 'text_delta');
+    expect(deltas.map((d) => d.text).join('')).toBe(ANSWER);
+    expect(deltas.every((d) => d.seq === undefined && d.iteration === 1)).toBe(true);
     expect(events.every((e) => typeof e.seq === 'number')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run_finished', status: 'completed' });
+
+    const quiet = cliOutput();
+    expect(await runCli(['watch', run.workflowId, '--json', '--events-only', '--address', testAddress(), '--namespace', testNamespace()], quiet.output)).toBe(0);
+    expect(quiet.lines.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(events.map((e) => e.type));
   });
 });

@@ -74,7 +74,12 @@ describe('events and watch', () => {
     await run.submit(await pendingCall(env, run.workflowId, 'external'), 'tracking YT1');
     expect(await watching).toBe(0);
 
-    const events = out.lines.map((line) => JSON.parse(line) as AgentEvent);
+    const lines = out.lines.map((line) => JSON.parse(line) as AgentEvent | { type: 'text_delta'; text: string; seq?: undefined });
+    // Between the events, each model reply's text (these calls do not stream: one delta each, no seq).
+    const replies = lines.flatMap((line) => (line.type === 'text_delta' ? [line.text] : []));
+    expect(replies.at(-1)).toBe('All done.');
+    expect(lines.filter((line) => line.type === 'text_delta').every((line) => line.seq === undefined)).toBe(true);
+    const events = lines.filter((line): line is AgentEvent => line.type !== 'text_delta');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const types = events.map((e) => e.type);
     const every: AgentEventType[] = [

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentEvent } from '../../common/events';
 import type { TurnResult } from '../../common/conversation';
 import type { AgentRun } from '../../client/agent-run';
@@ -7,11 +6,11 @@ import type { CliInput } from '../cli-input';
 import { printJson } from '../cli-output';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { formatEvent } from '../../text/format-event';
+import { StreamedLines, TEXT_MARGIN } from '../stream-text';
 import type { Answerer } from '../../client/agent-run';
 import { answeredByOf, answeredByOption } from '../answered-by';
 import { cliInvocation } from '../../text/invocation';
 
-const POLL_MS = 250;
 type Asked<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
 
 /** The run's newest event number: a conversation chatted with before does not print its past again. */
@@ -95,11 +94,17 @@ async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage,
     (answer) => void (result = answer),
     (error: unknown) => void (failure = error),
   );
-  for (;;) {
-    const finished = result !== undefined || failure !== undefined;
-    const events = await run.eventsAfter(seq);
-    for (const event of events) {
+  const lines = new StreamedLines();
+  const stop = new AbortController();
+  try {
+    for await (const item of run.stream({ afterSeq: seq, signal: stop.signal })) {
+      // The text of the turn's model calls as it is written, line by line; sub-agents show in `watch`.
+      if (item.depth > 0) continue;
+      if (item.type === 'text_delta' && !ctx.json) for (const line of lines.add(String(item.iteration), item.text)) ctx.output.out(`${TEXT_MARGIN}${line}`);
+      if (item.type !== 'event') continue;
+      const { event } = item;
       seq = event.seq;
+      if (event.type === 'model_call_finished' && !ctx.json) for (const line of lines.end(String(event.iteration))) ctx.output.out(`${TEXT_MARGIN}${line}`);
       if (ctx.json) printJson(ctx.output, event);
       else if (event.type !== 'turn_finished') ctx.output.out(formatEvent(event, run.workflowId, ctx.output.style));
       if (event.type === 'permission_requested' && (await stillPending(run, event.callId))) {
@@ -108,10 +113,12 @@ async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage,
       if (event.type === 'external_requested' && (await stillPending(run, event.callId))) {
         if (!(await answerExternal(ctx, run, event, input, answerer))) return { seq, left: event };
       }
+      if (event.type === 'turn_finished' || event.type === 'conversation_ended') break;
     }
-    if (finished) break;
-    await Promise.race([done, sleep(POLL_MS)]);
+  } finally {
+    stop.abort();
   }
+  await done;
   if (failure !== undefined) throw failure;
   return { seq, result };
 }

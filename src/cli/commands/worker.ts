@@ -17,7 +17,7 @@ const DETAILS = [
 
 export const workerCommand: CliCommand = {
   name: 'worker',
-  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--tools-config PATH] [--workspace DIR]',
+  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--live-address HOST:PORT|off] [--live-url URL] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--tools-config PATH] [--workspace DIR]',
   summary: 'Run a worker for your agents module (JavaScript or TypeScript) or the demo agents, configured by flags or environment variables.',
   details: DETAILS,
   options: {
@@ -37,6 +37,14 @@ export const workerCommand: CliCommand = {
     },
     metrics: { type: 'string', valueName: 'HOST:PORT', description: "serve Temporal's and the agents' metrics for Prometheus at http://HOST:PORT/metrics", env: 'AGENT_PROMETHEUS_ADDRESS' },
     'max-cached-runs': { type: 'string', valueName: 'N', description: 'runs kept in memory between their workflow tasks (0: none)', env: 'AGENT_MAX_CACHED_RUNS', defaultText: '150' },
+    'live-address': {
+      type: 'string',
+      valueName: 'HOST:PORT',
+      description: "where the live endpoint listens that serves streaming model calls' text to run.stream() readers (off: none)",
+      env: 'AGENT_LIVE_ADDRESS',
+      defaultText: '127.0.0.1:0',
+    },
+    'live-url': { type: 'string', valueName: 'URL', description: 'the address of the live endpoint readers are given, when it differs from the bound one', env: 'AGENT_LIVE_URL', defaultText: 'the bound address' },
     model: { type: 'string', valueName: 'NAME', description: 'the model agents use when they name none', env: 'AGENT_MODEL', defaultText: 'gpt-4o-mini' },
     'model-url': { type: 'string', valueName: 'URL', description: 'an OpenAI-compatible endpoint (Ollama, vLLM, …)', env: 'OPENAI_BASE_URL', defaultText: "OpenAI's" },
     'text-tool-calls': {

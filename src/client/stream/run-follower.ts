@@ -3,6 +3,7 @@ import { eventsQuery, stateQuery } from '../../common/definitions';
 import type { AgentEvent } from '../../common/events';
 import type { LiveDelta } from '../../common/contracts/live-deltas';
 import type { AgentRunResult } from '../../common/run';
+import { isPayloadDecryptionError } from '../../codec/payload-decryption-error';
 import { readModelCall } from '../partial-text';
 import { describeExecution } from '../run-execution';
 import { readLiveDeltas } from './live-delta-reader';
@@ -104,7 +105,8 @@ export class RunFollower {
       try {
         batch = await this.handle.query(eventsQuery, this.position.s);
       } catch (error) {
-        if (await this.closed()) return;
+        // A run that has closed may have no worker left to answer; one this client cannot decrypt is an error whatever its state.
+        if (!isPayloadDecryptionError(error) && (await this.closed())) return;
         throw error;
       }
       for (const event of batch) {

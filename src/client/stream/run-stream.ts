@@ -6,6 +6,8 @@ import { decodeCursor, encodeCursor, type StreamCursor, type StreamItem } from '
 export interface StreamOptions {
   /** A cursor from an item of an earlier stream of this run: the stream goes on after that item. */
   from?: string;
+  /** Without `from`: start after this event of the run followed (its `seq`), with no deltas before it. */
+  afterSeq?: number;
   signal?: AbortSignal;
   /** Between reads of the events query. Default 250 ms. */
   eventsPollMs?: number;
@@ -19,7 +21,7 @@ export interface StreamOptions {
  * Throws InvalidCursorError (at once) for a cursor of another run or none at all.
  */
 export function streamRun(client: WorkflowClient, workflowId: string, options: StreamOptions = {}): AsyncGenerator<StreamItem> {
-  const cursor: StreamCursor = options.from ? decodeCursor(options.from, workflowId) : { [workflowId]: { s: 0, d: 0 } };
+  const cursor: StreamCursor = options.from ? decodeCursor(options.from, workflowId) : { [workflowId]: { s: Math.max(0, Math.floor(options.afterSeq ?? 0)), d: 0 } };
   return follow(client, workflowId, cursor, options);
 }
 
