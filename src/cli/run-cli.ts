@@ -21,6 +21,7 @@ import { submitCommand } from './commands/submit';
 import { addInputCommand } from './commands/add-input';
 import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
+import { streamCommand } from './commands/stream';
 import { workerCommand } from './commands/worker';
 import { healthCommand } from './commands/health';
 import { initCommand } from './commands/init';
@@ -35,6 +36,7 @@ export const COMMANDS: CliCommand[] = [
   startCommand,
   chatCommand,
   watchCommand,
+  streamCommand,
   resultCommand,
   listCommand,
   pendingCommand,

@@ -139,6 +139,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
         return;
       }
       await writeAndFlush(res, `data: ${payloads[index]}\n\n`);
+      options.onChunkSent?.(index, payloads[index]!);
       if (index === 0 && stall) await sleep(stall.stallMs);
       else if (chunkDelayMs > 0) await sleep(chunkDelayMs);
       if (closed || res.destroyed) return;

@@ -129,6 +129,8 @@ export interface ScriptedModelServerOptions {
   chunkSize?: number;
   /** Pause between streamed chunks. Default 0. */
   chunkDelayMs?: number;
+  /** Called as each streamed chunk is written (its position in the reply, the chunk's JSON), e.g. to time what reaches a reader. */
+  onChunkSent?(index: number, chunk: string): void;
   /** When set, requests without `Authorization: Bearer <apiKey>` get a 401. */
   apiKey?: string;
   /** Listed by GET /v1/models besides the `byModel` keys. Default ['scripted-model']. */

@@ -6,6 +6,8 @@ import { defineAgent } from '../../src/toolkit/define-agent';
 import { refundTool } from '../fixtures/approval-tools';
 import { echoTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
+import { runCli } from '../../src/cli/run-cli';
+import { testAddress, testNamespace } from '../helpers/temporal-env';
 
 const ANSWER =
   'A durable agent keeps its conversation in the workflow, so a crashed worker loses nothing; ' +
@@ -141,5 +143,25 @@ describe('run.stream(): events and deltas, resumable', () => {
     expect(() => run.stream({ from: cursor })).toThrow(InvalidCursorError);
     expect(() => run.stream({ from: 'not-a-cursor' })).toThrow(InvalidCursorError);
     await Promise.all([run.result(), other.result()]);
+  }, 60_000);
+
+  test('durable-agent stream prints the items as JSON lines and goes on after --from', async () => {
+    const run = await env.client.start('stream-writer', { prompt: 'go' });
+    const connection = ['--address', testAddress(), '--namespace', testNamespace(), '--task-queue', env.taskQueue];
+    const capture = () => {
+      const lines: string[] = [];
+      return { lines, output: { out: (line: string) => lines.push(line), err: (line: string) => lines.push(`ERR ${line}`) } };
+    };
+    const whole = capture();
+    expect(await runCli(['stream', run.workflowId, ...connection], whole.output)).toBe(0);
+    const items = whole.lines.map((line) => JSON.parse(line) as StreamItem);
+    expect(textOf(items, run.workflowId, 2)).toBe(ANSWER);
+    const rest = capture();
+    expect(await runCli(['stream', run.workflowId, '--from', items[3]!.cursor, ...connection], rest.output)).toBe(0);
+    const after = rest.lines.map((line) => JSON.parse(line) as StreamItem);
+    expect(eventsOf(after, run.workflowId)).toEqual(eventsOf(items.slice(4), run.workflowId));
+    const refused = capture();
+    expect(await runCli(['stream', run.workflowId, '--from', 'nonsense', ...connection], refused.output)).toBe(2);
+    expect(refused.lines.join('\n')).toContain('is not a stream cursor');
   }, 60_000);
 });

@@ -65,6 +65,16 @@ export class RunFollower {
   private readonly children = new Map<string, Promise<void>>();
   /** Set between a model call's start event and its end: deltas are read and given only then. */
   private modelCalling: boolean;
+  /**
+   * A call found (by its heartbeat) before the events query showed it start: its deltas are read
+   * into here and given right after its `model_call_started`, so the first text does not wait for
+   * the next events poll.
+   */
+  private early: { iteration: number; attempt: number; url: string; deltas: [number, LiveDelta][] } | undefined;
+  /** The last iteration whose `model_call_finished` was given: a call of it is no longer read ahead. */
+  private finishedIteration = 0;
+  /** Calls waiting for a person: while some do and no model call runs, heartbeats are not read. */
+  private openWaits = 0;
   private reading: { iteration: number; ended: Promise<void> } | undefined;
   /** The call whose deltas were read to their end, as `iteration:attempt`. */
   private wholeCall: string | undefined;
@@ -124,6 +134,7 @@ export class RunFollower {
       // The call's text comes before the event that ends it.
       if (this.reading?.iteration === event.iteration) await within(this.reading.ended, DRAIN_MS, this.ctx.signal);
       this.modelCalling = false;
+      this.finishedIteration = Math.max(this.finishedIteration, event.iteration);
       if (event.type === 'model_call_finished') await this.giveRestOfText(event.iteration, event.text);
       delete this.position.c;
     }
@@ -141,7 +152,12 @@ export class RunFollower {
     }
     if (event.type === 'subagent_started' && !this.ctx.cursor[event.workflowId]) this.ctx.cursor[event.workflowId] = { s: 0, d: this.depth + 1 };
     this.ctx.emit({ type: 'event', workflowId: this.workflowId, depth: this.depth, event, ...extras });
-    if (event.type === 'model_call_started') this.modelCalling = true;
+    if (event.type === 'model_call_started') {
+      this.modelCalling = true;
+      this.giveEarlyDeltas(event.iteration);
+    }
+    if (event.type === 'permission_requested' || event.type === 'external_requested') this.openWaits++;
+    if (event.type === 'permission_decided' || event.type === 'external_submitted') this.openWaits = Math.max(0, this.openWaits - 1);
     if (event.type === 'subagent_started' && !this.children.has(event.workflowId)) this.followChild(event.workflowId);
   }
 
@@ -213,27 +229,35 @@ export class RunFollower {
    */
   private async watchModelCalls(): Promise<void> {
     while (!this.done && !this.ctx.signal.aborted) {
-      if (!this.modelCalling) {
+      if (!this.modelCalling && this.openWaits > 0) {
         await sleep(this.ctx.callPollMs, this.ctx.signal);
         continue;
       }
       const call = await readModelCall(this.handle).catch(() => undefined);
+      if (!call || call.live === this.endedUrl) {
+        await sleep(this.ctx.callPollMs, this.ctx.signal);
+        continue;
+      }
+      if (!this.modelCalling) {
+        if (call.live && call.iteration > this.finishedIteration) {
+          this.early = { iteration: call.iteration, attempt: call.attempt, url: call.live, deltas: [] };
+          await this.readDeltas(call.live, call.iteration, call.attempt);
+        }
+        await sleep(this.ctx.callPollMs, this.ctx.signal);
+        continue;
+      }
       const position = this.position.c;
-      if (!call || !position || !this.modelCalling || call.live === this.endedUrl) {
+      // A call of a later iteration than the events have reached waits for them to reach it.
+      if (!position || call.iteration !== position[0]) {
         await sleep(this.ctx.callPollMs, this.ctx.signal);
         continue;
       }
       const [iteration, attempt] = position;
-      // A call of a later iteration than the events have reached waits for them to reach it.
-      if (call.iteration !== iteration) {
-        await sleep(this.ctx.callPollMs, this.ctx.signal);
-        continue;
-      }
       const seen = attempt !== 0;
-      const sameCall = iteration === call.iteration && attempt === call.attempt && (this.readUrl === undefined || this.readUrl === call.live);
+      const sameCall = attempt === call.attempt && (this.readUrl === undefined || this.readUrl === call.live);
       if (!sameCall) {
         this.position.c = [call.iteration, call.attempt, 0, 0];
-        if (seen) this.ctx.emit({ type: 'model_call_restarted', workflowId: this.workflowId, depth: this.depth, iteration: call.iteration, attempt: call.attempt });
+        if (seen) this.ctx.emit({ type: 'model_call_restarted', workflowId: this.workflowId, depth: this.depth, iteration, attempt: call.attempt });
       } else if (!seen) {
         position[1] = call.attempt;
       }
@@ -242,6 +266,17 @@ export class RunFollower {
       else this.giveHeartbeatText(call.text, call.iteration, call.attempt);
       await sleep(this.ctx.callPollMs, this.ctx.signal);
     }
+  }
+
+  /** The deltas read ahead of the call's start event, given now that it was. */
+  private giveEarlyDeltas(iteration: number): void {
+    const early = this.early;
+    const position = this.position.c;
+    if (!early || !position || early.iteration !== iteration) return;
+    this.early = undefined;
+    position[1] = early.attempt;
+    this.readUrl = early.url;
+    for (const [index, delta] of early.deltas) this.giveDelta(index, delta, early.iteration, early.attempt);
   }
 
   private async readDeltas(url: string, iteration: number, attempt: number): Promise<void> {
@@ -266,6 +301,11 @@ export class RunFollower {
   }
 
   private giveDelta(index: number, delta: LiveDelta, iteration: number, attempt: number): void {
+    const early = this.early;
+    if (!this.modelCalling && early?.iteration === iteration && early.attempt === attempt) {
+      early.deltas.push([index, delta]);
+      return;
+    }
     const position = this.position.c;
     if (!this.modelCalling || !position || position[0] !== iteration || position[1] !== attempt || index < position[2]) return;
     position[2] = index + 1;
