@@ -241,7 +241,7 @@ export class RunFollower {
       if (!this.modelCalling) {
         if (call.live && call.iteration > this.finishedIteration) {
           this.early = { iteration: call.iteration, attempt: call.attempt, url: call.live, deltas: [] };
-          await this.readDeltas(call.live, call.iteration, call.attempt);
+          await this.readDeltas(call.live, call.iteration, call.attempt, 0);
         }
         await sleep(this.ctx.callPollMs, this.ctx.signal);
         continue;
@@ -262,7 +262,7 @@ export class RunFollower {
         position[1] = call.attempt;
       }
       this.readUrl = call.live;
-      if (call.live) await this.readDeltas(call.live, call.iteration, call.attempt);
+      if (call.live) await this.readDeltas(call.live, call.iteration, call.attempt, this.position.c?.[2] ?? 0);
       else this.giveHeartbeatText(call.text, call.iteration, call.attempt);
       await sleep(this.ctx.callPollMs, this.ctx.signal);
     }
@@ -279,13 +279,13 @@ export class RunFollower {
     for (const [index, delta] of early.deltas) this.giveDelta(index, delta, early.iteration, early.attempt);
   }
 
-  private async readDeltas(url: string, iteration: number, attempt: number): Promise<void> {
+  private async readDeltas(url: string, iteration: number, attempt: number, from: number): Promise<void> {
     let finish!: () => void;
     this.reading = { iteration, ended: new Promise<void>((resolve) => (finish = resolve)) };
     try {
       const end = await readLiveDeltas(
         url,
-        this.position.c?.[2] ?? 0,
+        from,
         this.ctx.client,
         (index, delta) => this.giveDelta(index, delta, iteration, attempt),
         this.ctx.signal,
