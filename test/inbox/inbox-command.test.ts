@@ -59,7 +59,27 @@ describe('durable-agent inbox', () => {
     expect(text).toContain(`data-call="${pending[0]!.callId}" data-run="${run.workflowId}"`);
     expect(text).toContain('signed in as <strong data-identity>dana</strong>');
     const item = await fetch(`${url}/calls/${encodeURIComponent(run.workflowId)}/${pending[0]!.callId}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-    expect(await item.text()).toContain('name="arg:amount" value="30"');
+    const itemText = await item.text();
+    expect(itemText).toContain('name="arg:amount" value="30"');
+    // The item links to the run's stream, which is behind the sign-in like everything of a run.
+    const runPath = `/runs/${encodeURIComponent(run.workflowId)}`;
+    expect(itemText).toContain(`href="${runPath}" data-follow`);
+    expect((await fetch(`${url}${runPath}/stream`)).status).toBe(401);
+    expect((await fetch(`${url}${runPath}`)).status).toBe(401);
+    const stop = new AbortController();
+    const stream = await fetch(`${url}${runPath}/stream`, { headers: { Authorization: `Bearer ${TOKEN}` }, signal: stop.signal });
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    let streamed = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) {
+      streamed += decoder.decode(chunk, { stream: true });
+      if (streamed.includes('"waiting"')) break;
+    }
+    stop.abort();
+    expect(streamed).toContain('event: event');
+    expect(streamed).toContain(`"waiting":{"kind":"approval","callId":"${pending[0]!.callId}"`);
+    const followPage = await fetch(`${url}${runPath}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(await followPage.text()).toContain('src="/run-stream.js"');
     // A page of another name resolving to loopback (DNS rebinding) is refused, with the token or without.
     const { port } = new URL(url);
     const rebound = await new Promise<number>((resolve, reject) => {
