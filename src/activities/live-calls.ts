@@ -76,7 +76,8 @@ export class LiveCalls {
     return this.calls.size;
   }
 
-  private prune(): void {
+  /** Forgets calls that ended over two minutes ago (and the oldest ended ones beyond the bound). */
+  prune(): void {
     const now = this.now();
     for (const [path, call] of this.calls) if (call.endedAt !== undefined && now - call.endedAt > KEEP_ENDED_MS) this.calls.delete(path);
     if (this.calls.size < MAX_CALLS) return;

@@ -96,12 +96,15 @@ export async function startLiveEndpoint(options: LiveEndpointOptions): Promise<L
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  // An idle worker forgets ended calls too, not only when the next one opens.
+  const pruning = setInterval(() => options.calls.prune(), 30_000).unref();
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: (options.publicUrl ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(pruning);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
