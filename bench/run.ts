@@ -2,7 +2,8 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, stream, wait, model (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, stream, fair, wait, model (default: all)
+//   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
 //   BENCH_STREAM_CALLS       model calls the stream part times the first delta of, for each kind (50)
 //   BENCH_WARMUP             P1 warm-up rounds (5)
 //   BENCH_ROUNDS             P1 rounds of each kind (40)
@@ -41,6 +42,7 @@ import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
 import { measureWaitingCalls, waitingCounts } from './waiting-calls';
 import { measureRealModels } from './real-model';
 import { measureStreams } from './stream-bench';
+import { measureFairness } from './fairness-bench';
 import { bundleReleaseWorkflows, type Release } from './release-bundle';
 
 /** The release whose workflow code P1 runs beside this one's. */
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'stream', 'wait'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'stream', 'fair', 'wait'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -153,6 +155,7 @@ async function main(): Promise<void> {
       }
     }
     await part('stream', () => measureStreams({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-stream-bundle.js'), bundle!) }));
+    await part('fair', () => measureFairness({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-fair-bundle.js'), bundle!) }));
     await part('p3', () =>
       measureParkedRuns({
         client,

@@ -25,12 +25,21 @@ const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'Age
  * whose refusal carries the request back and so is over the 2 MiB blob limit, and Server 1.32
  * panics in RespondWorkflowTaskCompleted (test/workflows/boundary/oversized-update-server.test.ts).
  * The 64 KiB leave room for the reason.
+ *
+ * Fairness: runs started for a user carry the user as their fairness key, and with this setting
+ * the server dispatches each key's tasks in turn, so one user's backlog does not hold another's
+ * runs behind it (Server 1.32; without it, keys are ignored and tasks go first in, first out).
+ * Fairness is kept within a task queue partition: one partition keeps the shares exact here.
  */
 const DEV_SERVER_DYNAMIC_CONFIG = [
   'system.enableActivityEagerExecution=true',
   'system.enableEagerWorkflowStart=true',
   'history.transferProcessorMaxPollRPS=1000',
   'history.maxInFlightUpdatePayloads=2031616',
+  'matching.useNewMatcher=true',
+  'matching.enableFairness=true',
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
 ];
 
 const ROOT = path.resolve(__dirname, '..');

@@ -21,6 +21,7 @@ import type { Tracing } from '../telemetry/tracing';
 import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-when-wanted';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 import { agentNameOf, dataParserOf, type AgentRef } from './typed-data';
+import { fairnessPriority, type FairnessOption } from './fairness';
 
 export interface StartOptions {
   prompt: string;
@@ -32,6 +33,11 @@ export interface StartOptions {
   id?: string;
   maxIters?: number;
   continueAsNewAfterEvents?: number;
+  /**
+   * The run's share of the task queue among other users' runs: by default its `userId` is its
+   * fairness key (see FairnessOption); its sub-agents, model calls and tools share it.
+   */
+  fairness?: FairnessOption;
 }
 
 /**
@@ -151,6 +157,7 @@ export class AgentClient {
       },
     };
     checkStartInputSize(agent, workflowId, input, this.config.maxPayloadBytes);
+    const priority = fairnessPriority(options.userId, options.fairness);
     const handle = await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
       taskQueue: this.config.taskQueue,
       workflowId,
@@ -161,6 +168,7 @@ export class AgentClient {
         { key: AGENT_STATUS, value: 'running' },
       ],
       staticSummary: promptSummary(agent, options.prompt),
+      ...(priority ? { priority } : {}),
       ...(this.eagerStart ? { requestEagerStart: true } : {}),
     });
     return new AgentRun(

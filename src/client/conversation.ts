@@ -1,3 +1,4 @@
+import { fairnessPriority, type FairnessOption } from './fairness';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
@@ -34,6 +35,8 @@ export interface ConversationOptions {
   maxItersPerTurn?: number;
   /** Continue as new between turns once the history passes this many events (Temporal's suggestion also counts). */
   continueAsNewAfterEvents?: number;
+  /** The conversation's share of the task queue among other users' runs: its `runtime.userId` by default (see FairnessOption). */
+  fairness?: FairnessOption;
 }
 
 /** A message sent with `{ wait: false }`: accepted by the conversation, answered later. */
@@ -132,6 +135,7 @@ export class Conversation<TData = unknown> {
       ...(this.options.maxItersPerTurn !== undefined ? { maxItersPerTurn: this.options.maxItersPerTurn } : {}),
       ...(this.options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.options.continueAsNewAfterEvents } : {}),
     };
+    const priority = fairnessPriority(this.options.runtime?.userId, this.options.fairness);
     return new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
       workflowId: this.workflowId,
       taskQueue: this.taskQueue,
@@ -146,6 +150,7 @@ export class Conversation<TData = unknown> {
         { key: AGENT_TURNS, value: 0 },
       ],
       staticSummary: `${this.agent}: conversation ${this.options.sessionId}`,
+      ...(priority ? { priority } : {}),
     });
   }
 }
@@ -154,6 +159,7 @@ export class Conversation<TData = unknown> {
 export function checkedConversationOptions(options: ConversationOptions): ConversationOptions {
   if (!options.sessionId || typeof options.sessionId !== 'string') throw new TypeError('A conversation needs a sessionId (a non-empty string).');
   if (options.idleTimeout !== undefined) idleTimeoutMs(options.idleTimeout);
+  fairnessPriority(options.runtime?.userId, options.fairness);
   return options;
 }
 
