@@ -7,6 +7,7 @@ export type { UnreadableReason, UnreadableRun } from '../client/unreadable-run';
 export type { PublishedCall, TopRun, WaitingCall } from '../common/contracts/published-waits';
 export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from '../client/conversation';
 export type { AgentRef, RunResult } from '../client/typed-data';
+export type { FairnessOption } from '../client/fairness';
 export { RunRequestRejectedError } from '../client/request-rejected';
 export { StartInputTooLargeError } from '../client/start-input-size';
 export { TemporalConnectionError } from '../connection/temporal-connection-error';
