@@ -61,8 +61,11 @@ describe('fairness between users on one task queue', () => {
     expect(fifo.small.at(-1)!).toBeGreaterThan(median(fifo.big));
   }, 120_000);
 
-  test('the key is the user unless given, a long key is its digest, a weight is checked', () => {
-    expect(fairnessPriority('alice', undefined)).toEqual({ fairnessKey: 'alice' });
+  test("the key is the user's digest (never the user id) unless given, a long key is its digest, a weight is checked", () => {
+    const alice = fairnessPriority('alice', undefined)!.fairnessKey!;
+    expect(alice).toMatch(/^[0-9a-f]{64}$/);
+    expect(fairnessPriority('alice', undefined)!.fairnessKey).toBe(alice);
+    expect(fairnessPriority('bob', undefined)!.fairnessKey).not.toBe(alice);
     expect(fairnessPriority('alice', { key: 'tenant-7', weight: 3 })).toEqual({ fairnessKey: 'tenant-7', fairnessWeight: 3 });
     expect(fairnessPriority(undefined, undefined)).toBeUndefined();
     expect(fairnessPriority('alice', false)).toBeUndefined();
