@@ -32,8 +32,6 @@ const scripts: Record<string, ModelScript> = {
   'stream-slow-start': () => ({ text: ANSWER, faults: [{ stallMs: 1_000, times: 1_000_000 }] }),
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** When the model server wrote each reply's first piece of text, by the order replies were asked for. */
 class FirstTextClock {
   readonly sent: number[] = [];
@@ -115,18 +113,23 @@ function spawnChildWorker(env: Record<string, string>): Promise<ChildProcess> {
   });
 }
 
+/** A worker of the stream bench's agents in this process, with its live endpoint. */
+function streamWorker(connection: NativeConnection, taskQueue: string, modelUrl: string, bundleFile: string) {
+  return createWorker({
+    agents: streamBenchAgents,
+    connection,
+    config: { taskQueue, defaultModel: 'stream-bench' },
+    model: createChatModel({ baseURL: modelUrl, apiKey: 'bench', defaultModel: 'stream-bench' }),
+    workflowBundle: { codePath: bundleFile },
+    log: () => undefined,
+  });
+}
+
 export async function measureStreams(options: { address: string; bundleFile: string }): Promise<SummaryRow[]> {
   const clock = new FirstTextClock();
   const model = await startScriptedModelServer({ byModel: scripts, chunkDelayMs: 10, onChunkSent: (index, chunk) => clock.onChunk(index, chunk) });
   const connection = await NativeConnection.connect({ address: options.address });
-  const worker = await createWorker({
-    agents: streamBenchAgents,
-    connection,
-    config: { taskQueue: TASK_QUEUE, defaultModel: 'stream-bench' },
-    model: createChatModel({ baseURL: model.baseURL, apiKey: 'bench', defaultModel: 'stream-bench' }),
-    workflowBundle: { codePath: options.bundleFile },
-    log: () => undefined,
-  });
+  const worker = await streamWorker(connection, TASK_QUEUE, model.baseURL, options.bundleFile);
   const running = worker.run();
   const client = await AgentClient.connect({ address: options.address, taskQueue: TASK_QUEUE });
   const rows: SummaryRow[] = [];
@@ -203,14 +206,7 @@ export async function measureStreams(options: { address: string; bundleFile: str
         if (item.type === 'text_delta' && ++deltasSeen === 5 && !killed) {
           killed = true;
           child.kill('SIGKILL');
-          replacement = await createWorker({
-            agents: streamBenchAgents,
-            connection,
-            config: { taskQueue: crashQueue, defaultModel: 'stream-bench' },
-            model: createChatModel({ baseURL: slowModel.baseURL, apiKey: 'bench', defaultModel: 'stream-bench' }),
-            workflowBundle: { codePath: options.bundleFile },
-            log: () => undefined,
-          });
+          replacement = await streamWorker(connection, crashQueue, slowModel.baseURL, options.bundleFile);
           replacementRunning = replacement.run();
         }
         if (crashBreaks.length > 0 && crashItems.length >= crashBreaks[0]!) {
@@ -246,7 +242,6 @@ export async function measureStreams(options: { address: string; bundleFile: str
     await running;
     await connection.close();
     await model.close();
-    await sleep(0);
   }
   return rows;
 }

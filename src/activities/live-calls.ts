@@ -72,10 +72,6 @@ export class LiveCalls {
     return () => call.listeners.delete(listener);
   }
 
-  size(): number {
-    return this.calls.size;
-  }
-
   /** Forgets calls that ended over two minutes ago (and the oldest ended ones beyond the bound). */
   prune(): void {
     const now = this.now();
