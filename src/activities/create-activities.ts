@@ -6,6 +6,7 @@ import { compactConversationActivity } from './compact-conversation';
 import { ConversationCache } from './conversation-cache';
 import type { ConversationReader } from '../common/contracts/conversation-reader';
 import { describeAgentActivity } from './describe-agent';
+import type { Budget } from '../common/budget';
 import { executeToolActivity } from './execute-tool';
 import { ToolResultCache } from './tool-result-cache';
 import type { Middleware } from './middleware';
@@ -29,6 +30,8 @@ export interface ActivityDeps {
   refusals?: RefusalReporter;
   /** Where streaming model calls' deltas are served as they are written; none when undefined. */
   live?: LiveChannel;
+  /** Budgets for the runs of a user, by user id (`*`: any user); see WorkerConfig.userBudgets. */
+  userBudgets?: Record<string, Budget>;
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -41,7 +44,7 @@ export function createActivities(deps: ActivityDeps) {
   // Every step of a run is this worker's only when it serves the run's agent (see served-agent.ts).
   const agents = new ServedAgents(deps.registry, deps.refusals);
   return {
-    describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0),
+    describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0, deps.userBudgets),
     callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults, deps.live)),
     compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
     prepareToolCalls: prepareToolCallsActivity(agents),

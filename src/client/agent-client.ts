@@ -22,6 +22,7 @@ import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-w
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 import { agentNameOf, dataParserOf, type AgentRef } from './typed-data';
 import { fairnessPriority, type FairnessOption } from './fairness';
+import { checkedBudget, type Budget } from '../common/budget';
 
 export interface StartOptions {
   prompt: string;
@@ -38,6 +39,11 @@ export interface StartOptions {
    * fairness key (see FairnessOption); its sub-agents, model calls and tools share it.
    */
   fairness?: FairnessOption;
+  /**
+   * What the run may spend on model calls, its sub-agents' included (with the agent's budget, each
+   * limit is the smaller): `{ cost: 2 }`, `{ tokens: 200_000, onReached: 'stop' }`, … (see Budget).
+   */
+  budget?: Budget;
 }
 
 /**
@@ -146,6 +152,7 @@ export class AgentClient {
       ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     };
     const workflowId = options.id ?? `${agent}-${Math.random().toString(36).slice(2, 10)}`;
+    const budget = checkedBudget('budget', options.budget);
     const input = {
       agent,
       prompt: options.prompt,
@@ -154,6 +161,7 @@ export class AgentClient {
       options: {
         ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),
         ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
+        ...(budget !== undefined ? { budget } : {}),
       },
     };
     checkStartInputSize(agent, workflowId, input, this.config.maxPayloadBytes);

@@ -53,7 +53,7 @@ function answererOf(options: Answerer): Answerer {
   return options.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {};
 }
 
-const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
+const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'budget_exhausted', 'cancelled']);
 
 export interface WatchOptions {
   /** Poll interval of the events query. Default 500 ms. */

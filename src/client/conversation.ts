@@ -21,6 +21,7 @@ import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../comm
 import type { conversationWorkflow } from '../workflows/conversation-workflow';
 import { AgentRun, type MessagesPage } from './agent-run';
 import { checkedRequest } from './checked-request';
+import { checkedBudget, type Budget } from '../common/budget';
 import { RunRequestRejectedError } from './request-rejected';
 import type { DataParser } from './typed-data';
 
@@ -37,6 +38,8 @@ export interface ConversationOptions {
   continueAsNewAfterEvents?: number;
   /** The conversation's share of the task queue among other users' runs: its `runtime.userId` by default (see FairnessOption). */
   fairness?: FairnessOption;
+  /** What the conversation may spend on model calls across all its turns (see Budget); used when the first message starts it. */
+  budget?: Budget;
 }
 
 /** A message sent with `{ wait: false }`: accepted by the conversation, answered later. */
@@ -134,6 +137,7 @@ export class Conversation<TData = unknown> {
       ...(this.options.idleTimeout !== undefined ? { idleTimeout: this.options.idleTimeout } : {}),
       ...(this.options.maxItersPerTurn !== undefined ? { maxItersPerTurn: this.options.maxItersPerTurn } : {}),
       ...(this.options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.options.continueAsNewAfterEvents } : {}),
+      ...(this.options.budget !== undefined ? { budget: this.options.budget } : {}),
     };
     const priority = fairnessPriority(this.options.runtime?.userId, this.options.fairness);
     return new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
@@ -160,6 +164,7 @@ export function checkedConversationOptions(options: ConversationOptions): Conver
   if (!options.sessionId || typeof options.sessionId !== 'string') throw new TypeError('A conversation needs a sessionId (a non-empty string).');
   if (options.idleTimeout !== undefined) idleTimeoutMs(options.idleTimeout);
   fairnessPriority(options.runtime?.userId, options.fairness);
+  checkedBudget('budget', options.budget);
   return options;
 }
 

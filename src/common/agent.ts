@@ -1,3 +1,4 @@
+import type { Budget } from './budget';
 import type { MemorySettings } from './memory';
 import type { Duration } from '@temporalio/common';
 import type { PermissionSettings } from './permissions';
@@ -76,6 +77,8 @@ export interface AgentDescriptor {
   memory?: MemorySettings;
   /** A typed answer (`defineAgent({ output })`): the model is asked for this shape and its answer checked; absent: the answer is text. */
   output?: OutputSpec;
+  /** What a run may spend (`defineAgent({ budget })`, with the worker's budget for the run's user folded in); none by default. */
+  budget?: Budget;
   /** What the describing worker's workflow code may do that older code did not (see runtime-features.ts); absent before 0.5.0. */
   runtimeFeatures?: RuntimeFeature[];
 }

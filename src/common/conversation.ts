@@ -1,5 +1,6 @@
 import { defineUpdate } from '@temporalio/workflow';
 import { durationMs, durationProblem } from './duration';
+import type { Budget } from './budget';
 import type { TokenUsage } from './messages';
 import type { CarriedState, FinalStatus } from './run';
 import type { RuntimeContext } from './runtime';
@@ -25,6 +26,8 @@ export interface ConversationInput {
   maxItersPerTurn?: number;
   /** Continue as new between turns once the history passes this many events (Temporal's suggestion also counts). */
   continueAsNewAfterEvents?: number;
+  /** The conversation's budget, spanning its turns (and its runs continued as new). */
+  budget?: Budget;
   /** Set only by continue-as-new. */
   carried?: CarriedConversation;
 }

@@ -1,5 +1,6 @@
 import type { TokenUsage, ToolResultState } from './messages';
 import type { PermissionBehavior } from './permissions';
+import type { Spend } from './budget';
 import type { RunStatus, SubAgentUsage } from './run';
 
 export type AgentEventBody =
@@ -48,6 +49,14 @@ export type AgentEventBody =
   | { type: 'answer_refused'; iteration: number; problems: string[]; retry: number }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
+  /**
+   * The next model call would pass the run's budget: `spent` so far, `next` the call's estimate. With
+   * `onReached: 'ask'` the run waits on the call `callId` (tool `$budget`, asked and decided like any
+   * approval: `permission_requested`, `permission_decided`) for a person to allow `more`.
+   */
+  | { type: 'budget_reached'; limit: Spend; spent: Spend; next: Spend; onReached: 'ask' | 'stop'; callId?: string; more?: Spend }
+  /** A person allowed more on the budget call `callId` (its `permission_decided` says when and how): the limit is now `limit`. */
+  | { type: 'budget_raised'; callId: string; allowed: Spend; limit: Spend; answeredBy?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }
   /** A tool call started a sub-agent run (a child workflow, `workflowId`). */
   | { type: 'subagent_started'; callId: string; tool: string; agent: string; workflowId: string; depth: number; task: string }

@@ -1,3 +1,4 @@
+import type { Budget, RunBudget, Spend } from './budget';
 import type { ConversationWindow } from './memory';
 import type { AgentDescriptor } from './agent';
 import type { AgentEvent } from './events';
@@ -9,16 +10,19 @@ import type { TopRun } from './contracts/published-waits';
 import type { RepeatedCall, ToolCallRecord } from './tool-call-record';
 
 /** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
-export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'cancelled', 'idle', 'ended'] as const;
+export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'budget_exhausted', 'cancelled', 'idle', 'ended'] as const;
 
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export type FinalStatus = Extract<RunStatus, 'completed' | 'max_iterations'>;
+/** How a run that was not cancelled and did not fail ended: `budget_exhausted` with its partial answer when its budget was reached and not raised. */
+export type FinalStatus = Extract<RunStatus, 'completed' | 'max_iterations' | 'budget_exhausted'>;
 
 export interface AgentRunOptions {
   maxIters?: number;
   /** Continue as new once the history passes this many events (Temporal's suggestion also counts). */
   continueAsNewAfterEvents?: number;
+  /** This run's budget (with the agent's, each limit the smaller); a sub-agent's is what is left of its parent's. */
+  budget?: Budget;
 }
 
 /** A sub-agent run's link to the run whose tool call started it. */
@@ -82,7 +86,7 @@ export interface SubAgentUsage {
   callId: string;
   workflowId: string;
   agent: string;
-  status: 'completed' | 'max_iterations' | 'failed' | 'refused';
+  status: FinalStatus | 'failed' | 'refused';
   usage: TokenUsage;
   cost?: number;
 }
@@ -141,6 +145,10 @@ export interface CarriedState {
   inputsAdded?: number;
   /** Answers refused for not fitting the output schema so far (absent when none). */
   outputRetries?: number;
+  /** The run's budget: its limits now and what people allowed (absent without one). */
+  budget?: RunBudget;
+  /** The last model call's reported tokens, the base of the next call's estimate (absent before 0.6.0). */
+  lastCall?: { promptTokens: number; completionTokens: number; messageCount: number };
 }
 
 export interface AgentRunResult<TData = unknown> {
@@ -167,6 +175,16 @@ export interface AgentRunResult<TData = unknown> {
   iterations: number;
   /** Per sub-agent call, in the order they finished, what it cost (included in usage and cost); absent when the run called none. */
   subAgents?: SubAgentUsage[];
+  /** With a budget: its limits at the end, what people allowed on top, and who (the `budget_decided` events say each time). */
+  budget?: BudgetReport;
+}
+
+/** A run's budget as its result and state show it. */
+export interface BudgetReport {
+  limit: Spend;
+  spent: Spend;
+  /** What people allowed on top of the starting limits (the run's and its sub-agents'). */
+  raised: Spend;
 }
 
 /** The answer of the `state` query. */
@@ -197,4 +215,6 @@ export interface AgentRunState {
   currentStep: string;
   lastToolCalls: ToolCall[];
   output?: string;
+  /** With a budget: its limits now, what is spent and what people allowed. */
+  budget?: BudgetReport;
 }

@@ -8,6 +8,7 @@ export type { PublishedCall, TopRun, WaitingCall } from '../common/contracts/pub
 export { Conversation, ConversationEndedError, type ConversationOptions, type SentMessage } from '../client/conversation';
 export type { AgentRef, RunResult } from '../client/typed-data';
 export type { FairnessOption } from '../client/fairness';
+export { BUDGET_TOOL, type Budget, type Spend } from '../common/budget';
 export { RunRequestRejectedError } from '../client/request-rejected';
 export { StartInputTooLargeError } from '../client/start-input-size';
 export { TemporalConnectionError } from '../connection/temporal-connection-error';
@@ -22,7 +23,7 @@ export { createRunStreamHandler, type RunStreamHandler, type RunStreamHandlerOpt
 export type { ConversationEndReason, ConversationInput, ConversationResult, TurnResult } from '../common/conversation';
 export type { AgentEvent, AgentEventType } from '../common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from '../common/messages';
-export type { AgentRunResult, AgentRunState, ApprovalDecision, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
+export type { AgentRunResult, AgentRunState, ApprovalDecision, BudgetReport, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
 export type { CallAnswer, CallOutcome, ToolCallPhase, ToolCallRecord, WaitKind } from '../common/tool-call-record';
 export type { TelemetryOptions } from '../telemetry/telemetry-options';
 export * from './failures';

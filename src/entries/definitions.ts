@@ -7,6 +7,7 @@ export { RetryableToolError } from '../toolkit/tool-errors';
 export { harnessTools, type HarnessToolsOptions } from '../toolkit/tools/harness-tools';
 export type { AgentDescriptor, ModelSettings } from '../common/agent';
 export type { MemorySettings } from '../common/memory';
+export { BUDGET_TOOL, type Budget, type Spend } from '../common/budget';
 export type { ModelPrice, PriceTable } from '../common/pricing';
 export type { PermissionDecision, PermissionMode, PermissionSettings } from '../common/permissions';
 export type { RuntimeContext } from '../common/runtime';

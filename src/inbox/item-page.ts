@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../common/tools';
+import { BUDGET_TOOL } from '../common/budget';
 import { html, raw, type SafeHtml } from './html';
 import { page, when } from './layout';
 import { conversationView, type ConversationPage } from './conversation-view';
@@ -43,6 +44,11 @@ function facts(view: ItemView, item: WaitingCall): SafeHtml {
   ${item.repeats ? html`<dt>Repeats</dt><dd class="warning" data-repeats>call <code>${item.repeats.callId}</code> of this run already ran with the same arguments: ${item.repeats.preview}</dd>` : ''}
   <dt>Run</dt><dd><code>${item.workflowId}</code> · <a href="${view.webUiLink}" target="_blank" rel="noopener noreferrer">Temporal Web UI</a> · <a href="/runs/${encodeURIComponent(item.workflowId)}" data-follow>follow it live</a></dd>
 </dl>`;
+}
+
+function titleOf(item: WaitingCall): SafeHtml {
+  if (item.tool === BUDGET_TOOL) return html`The run's budget is reached: allow more? <code>${item.tool}</code>`;
+  return html`<code>${item.tool}</code> waits for ${item.kind === 'approval' ? 'approval' : 'its result'}`;
 }
 
 function approvalForm(view: ItemView, item: WaitingCall, schema: JsonSchema | undefined): SafeHtml {
@@ -116,7 +122,7 @@ export function itemPage(view: ItemView): SafeHtml {
     // Only a page with a waiting call follows it: after one's own answer nothing was answered elsewhere.
     html`<main${item ? html` data-item-key="${itemKey(item)}"` : ''}>
 <p><a href="/">← every waiting call</a></p>
-<h2>${item ? html`<code>${item.tool}</code> waits for ${item.kind === 'approval' ? 'approval' : 'its result'}` : html`Call <code>${view.callId}</code> of <code>${view.holderId}</code>`}</h2>
+<h2>${item ? titleOf(item) : html`Call <code>${view.callId}</code> of <code>${view.holderId}</code>`}</h2>
 ${view.done ? html`<p class="done" role="status">${view.done}</p>` : ''}
 ${view.refusal ? html`<p class="refusal" role="alert" data-refusal>${view.refusal}</p>` : ''}
 <p id="gone" class="gone-live" hidden>This call stopped waiting: it was answered elsewhere. Reload to see who answered.</p>

@@ -41,7 +41,7 @@ function outputSchemaOf(dataSchema: Record<string, unknown>): Tool['outputSchema
     type: 'object',
     properties: {
       runId: { type: 'string' },
-      status: { type: 'string', enum: ['completed', 'max_iterations'] },
+      status: { type: 'string', enum: ['completed', 'max_iterations', 'budget_exhausted'] },
       output: { type: 'string', description: "The answer's JSON text" },
       data: dataSchema,
       iterations: { type: 'integer' },

@@ -1,6 +1,7 @@
 import { cliInvocation } from './invocation';
 import { styleFor, type Style } from './style';
 import type { AgentEvent } from '../common/events';
+import { BUDGET_TOOL, spendText } from '../common/budget';
 import type { TokenUsage } from '../common/messages';
 import type { SubAgentUpdate } from '../client/sub-agent-follower';
 
@@ -33,9 +34,10 @@ export function formatEvent(event: AgentEvent, workflowId: string, style: Style 
     case 'answer_refused':
     case 'input_rejected':
     case 'subagent_waiting':
+    case 'budget_reached':
       return style.yellow(line);
     case 'run_finished':
-      return event.status === 'completed' ? style.green(line) : event.status === 'max_iterations' ? style.yellow(line) : style.red(line);
+      return event.status === 'completed' ? style.green(line) : event.status === 'max_iterations' || event.status === 'budget_exhausted' ? style.yellow(line) : style.red(line);
     case 'iteration_started':
       return style.dim(line);
     default:
@@ -71,6 +73,13 @@ function plainLine(event: AgentEvent, workflowId: string): string {
     case 'tool_call_finished':
       return `${t}   ◀ tool ${event.tool} ${event.state} in ${event.durationMs} ms: ${event.preview}`;
     case 'permission_requested':
+      if (event.tool === BUDGET_TOOL) {
+        return [
+          `${t}   ? ${event.reason}`,
+          `        allow: ${bin} approve ${workflowId} ${event.callId}   (another amount: --input '{"cost": 1}' or '{"tokens": 10000}')`,
+          `        stop:  ${bin} deny ${workflowId} ${event.callId} --reason "..."`,
+        ].join('\n');
+      }
       return [
         `${t}   ? ${event.tool} ${args(event.input)} needs approval: ${event.reason}`,
         `        approve: ${bin} approve ${workflowId} ${event.callId}`,
@@ -93,6 +102,10 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t}   ✗ answer refused (${event.retry}): ${event.problems.join('; ')}`;
     case 'input_rejected':
       return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
+    case 'budget_reached':
+      return `${t} $ budget of ${spendText(event.limit)} reached: ${spendText(event.spent)} spent, the next model call ≈ ${spendText(event.next)}${event.callId ? '' : '; the run stops'}`;
+    case 'budget_raised':
+      return `${t} $ allowed ${spendText(event.allowed)} more${event.answeredBy ? ` (${event.answeredBy})` : ''}: the budget is ${spendText(event.limit)}`;
     case 'run_finished':
       return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
     case 'subagent_started':

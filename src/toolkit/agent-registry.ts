@@ -78,6 +78,7 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     ...(definition.steering === 'interrupt' ? { steering: 'interrupt' as const } : {}),
     maxPayloadBytes: definition.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     ...(definition.memory ? { memory: definition.memory } : {}),
+    ...(definition.budget ? { budget: definition.budget } : {}),
     ...(definition.output
       ? { output: { schema: jsonSchemaOf(definition.output.schema), via: definition.output.via, maxRetries: definition.output.maxRetries } }
       : {}),

@@ -1,4 +1,5 @@
 import { memoryProblems, type MemorySettings } from '../common/memory';
+import { budgetProblem, type Budget } from '../common/budget';
 import type { Duration } from '@temporalio/common';
 import type { z, ZodTypeAny } from 'zod';
 import type { ModelSettings } from '../common/agent';
@@ -89,6 +90,12 @@ export interface AgentOptions<S extends ZodTypeAny = ZodTypeAny> {
    * and the client's `result()` parses it with the schema (see docs/typed-results.md).
    */
   output?: S | OutputOptions<S>;
+  /**
+   * What each run may spend on model calls, its sub-agents' included: `{ cost: 2 }` (needs
+   * `model.prices`), `{ tokens: 200_000 }`, with `onReached: 'stop'` to end at once instead of
+   * asking a person for `more` (see docs/budgets.md).
+   */
+  budget?: Budget;
 }
 
 export interface AgentDefinition<TData = unknown> extends Omit<AgentOptions, 'model' | 'output'> {
@@ -142,6 +149,11 @@ export function defineAgent<S extends ZodTypeAny = never>(options: AgentOptions<
     ...[durationProblem('approvalTimeout', options.approvalTimeout), durationProblem('externalTimeout', options.externalTimeout)].filter((p) => p !== undefined),
   ];
   if (timing.length > 0) throw new Error(`Agent '${options.name}': ${timing.join('; ')}.`);
+  const budget = budgetProblem('budget', options.budget);
+  if (budget) throw new Error(`Agent '${options.name}': ${budget}.`);
+  if (options.budget?.cost !== undefined && !model.prices) {
+    throw new Error(`Agent '${options.name}': budget.cost needs model.prices (a price per model), or nothing is charged against it.`);
+  }
   const { output, ...rest } = options;
   return { ...rest, kind: 'agent', model, ...(output !== undefined ? { output: outputOf(options.name, output, options.tools) } : {}) };
 }

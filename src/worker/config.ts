@@ -1,5 +1,6 @@
 import type { ConnectionOverrides } from '../connection/connection-overrides';
 import { WorkerConfigurationError } from './configuration-error';
+import { budgetProblem, type Budget } from '../common/budget';
 
 /** Connection settings besides address and namespace: TLS, API key, profile, config file, timeout. */
 export type TemporalConnectionOptions = Omit<ConnectionOverrides, 'address' | 'namespace'>;
@@ -40,6 +41,12 @@ export interface WorkerConfig {
    * and the address it gives clients when that differs (a proxy, a bind to 0.0.0.0).
    */
   live?: LiveSettings;
+  /**
+   * Budgets for the runs of a runtime user (`runtime.userId`), by user id, `*` for any user: each
+   * run (and conversation) started for that user keeps it besides its agent's and its own, each
+   * limit the smallest (see docs/budgets.md). None by default.
+   */
+  userBudgets?: Record<string, Budget>;
 }
 
 export type LiveSettings = { off: true } | { host: string; port: number; url?: string };
@@ -86,6 +93,29 @@ export function readLiveSettings(address: string | undefined, url: string | unde
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port, ...(advertised ? { url: advertised } : {}) };
 }
 
+function optionalUserBudgets(budgets: Record<string, Budget> | undefined): Pick<WorkerConfig, 'userBudgets'> {
+  return budgets ? { userBudgets: budgets } : {};
+}
+
+/** AGENT_USER_BUDGETS: a JSON object of budgets by user id (`*` for any user). */
+export function readUserBudgets(value: string | undefined, what = 'AGENT_USER_BUDGETS'): Record<string, Budget> | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new WorkerConfigurationError(`${what} is not JSON: ${(error as Error).message}. Give e.g. {"*": {"cost": 5}, "alice": {"tokens": 1000000}}.`);
+  }
+  return checkedUserBudgets(parsed, what);
+}
+
+export function checkedUserBudgets(value: unknown, what = 'userBudgets'): Record<string, Budget> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new WorkerConfigurationError(`${what} must be an object of budgets by user id ("*" for any user).`);
+  const problems = Object.entries(value).flatMap(([user, budget]) => budgetProblem(`${what}[${JSON.stringify(user)}]`, budget) ?? []);
+  if (problems.length > 0) throw new WorkerConfigurationError(`${problems.join('; ')}.`);
+  return value as Record<string, Budget>;
+}
+
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEnvConfig {
   const workspace = env.AGENT_WORKSPACE || 'workspace';
   return {
@@ -97,6 +127,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     workspace,
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
     live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
+    ...optionalUserBudgets(readUserBudgets(env.AGENT_USER_BUDGETS)),
     textToolCallModels: (env.AGENT_TEXT_TOOL_CALLS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
   };
 }

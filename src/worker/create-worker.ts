@@ -12,7 +12,7 @@ import type { Middleware } from '../activities/middleware';
 import { createChatModel } from '../model/create-chat-model';
 import { AgentRegistry } from '../toolkit/agent-registry';
 import type { AgentDefinition } from '../toolkit/define-agent';
-import { readWorkerConfig, type WorkerConfig } from './config';
+import { checkedUserBudgets, readWorkerConfig, type WorkerConfig } from './config';
 import { connectNative } from '../connection/connect-native';
 import { resolveWorkerConnection } from './worker-connection';
 import { ensureSearchAttributes } from './ensure-search-attributes';
@@ -226,6 +226,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           tracing,
           ...(notifications ? { notifications } : {}),
           ...(live ? { live: { calls: live.calls, url: live.endpoint.url } } : {}),
+          ...(config.userBudgets ? { userBudgets: checkedUserBudgets(config.userBudgets) } : {}),
         }),
       },
       workflowBundle,

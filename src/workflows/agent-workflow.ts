@@ -22,22 +22,28 @@ import { costField, type RunState } from './run-state';
 import { startingState } from './state-snapshot';
 import { announceAgent, setStatus, setStep, SPARSE_SEARCH_ATTRIBUTES_PATCH } from './status';
 import { newestMessages, RESULT_MESSAGES_BYTES } from './newest-messages';
-import { reactLoop } from './react-loop';
-import { describeAgent } from './describe-agent';
+import { reactLoop, type LoopEnd } from './react-loop';
+import { budgetReport, noteIgnoredCost } from './budget';
+import { describeAgent, userIdOf } from './describe-agent';
 import { reportWaitsToParent } from './sub-agent-waits';
 import { withSpending } from './spending-details';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 
-function finish(state: RunState, status: FinalStatus, output: string, data: { data?: unknown }): AgentRunResult {
+const STOPPED: Record<FinalStatus, string> = { completed: 'finished', max_iterations: 'stopped at the iteration limit', budget_exhausted: 'stopped' };
+
+function finish(state: RunState, end: LoopEnd): AgentRunResult {
+  const { status, output } = end;
+  const data = 'data' in end ? { data: end.data } : {};
   state.output = output;
   setStatus(state, status);
-  setStep(state, status === 'completed' ? 'finished' : 'stopped at the iteration limit', preview(output, 500));
+  setStep(state, end.why ? `${STOPPED[status]}: ${end.why}` : STOPPED[status], preview(output, 500));
   recordEvent(state, { type: 'run_finished', status, output: preview(output, 500), ...totals(state) }, nowIso());
   // A result over Temporal's 2 MiB would fail the run as it completes: the newest messages, and their count.
   const newest = newestMessages(state.messages, RESULT_MESSAGES_BYTES);
   const messages = newest.messages.length === state.messages.length ? { messages: state.messages } : newest;
   const subAgents = state.subAgents.length > 0 ? { subAgents: state.subAgents } : {};
-  return { status, output, ...data, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations, ...subAgents };
+  const budget = state.budget ? { budget: budgetReport(state, state.budget) } : {};
+  return { status, output, ...data, ...messages, usage: state.usage, ...costField(state), iterations: state.iterations, ...subAgents, ...budget };
 }
 
 function totals(state: RunState) {
@@ -65,15 +71,16 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, () => []);
   // Decided before anything else happens, so the patch's marker (in runs of older clients) is the run's first command.
   const sparse = (input.startInputVersion ?? 1) >= START_INPUT_VERSION || patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
-  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step)));
+  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step), userIdOf(input.runtime)));
   const state = createRunState(input, descriptor);
   state.sparseSearchAttributes = sparse;
   installHandlers(state);
+  noteIgnoredCost(state, input);
   reportWaitsToParent(state);
   announceAgent(state);
   try {
     const end = await reactLoop(state, { afterIteration: continueWhenSuggested(input) });
-    const result = finish(state, end.status, end.output, 'data' in end ? { data: end.data } : {});
+    const result = finish(state, end);
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     return result;
   } catch (error) {

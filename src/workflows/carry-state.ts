@@ -21,6 +21,8 @@ export function carryState(state: RunState): CarriedState {
     ...(state.subAgents.length > 0 ? { subAgents: state.subAgents } : {}),
     ...(state.inputsAdded > 0 ? { queuedInputs: state.queuedInputs, inputsAdded: state.inputsAdded } : {}),
     ...(state.outputRetries > 0 ? { outputRetries: state.outputRetries } : {}),
+    ...(state.budget ? { budget: state.budget } : {}),
+    ...(state.lastCall ? { lastCall: state.lastCall } : {}),
   };
 }
 

@@ -18,11 +18,12 @@ import { nowIso } from './clock';
 import { installConversationHandlers, type ConversationControl } from './conversation-handlers';
 import { runTurn } from './conversation-turn';
 import { carriedFits, shouldContinueAsNew } from './continue-as-new';
-import { describeAgent } from './describe-agent';
+import { describeAgent, userIdOf } from './describe-agent';
 import { recordEvent } from './event-log';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { carryState } from './carry-state';
+import { noteIgnoredCost } from './budget';
 import { createRunState } from './create-run-state';
 import { costField, type RunState } from './run-state';
 import { startingState } from './state-snapshot';
@@ -31,7 +32,12 @@ import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 
 /** The run-shaped view of a conversation: one state and one loop for both. */
 function asRunInput(input: ConversationInput): AgentWorkflowInput {
-  return { agent: input.agent, prompt: '', runtime: { sessionId: input.sessionId, ...(input.runtime ?? {}) } };
+  return {
+    agent: input.agent,
+    prompt: '',
+    runtime: { sessionId: input.sessionId, ...(input.runtime ?? {}) },
+    ...(input.budget !== undefined ? { options: { budget: input.budget } } : {}),
+  };
 }
 
 /** A value that is not a duration fails the conversation at its start, naming it. */
@@ -86,12 +92,14 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   let maxPayloadBytes = input.carried?.descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installConversationHandlers(control, () => maxPayloadBytes);
   const idleMs = idleTimeoutOf(input);
-  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step)));
-  const state = createRunState({ ...asRunInput(input), carried: input.carried }, descriptor);
+  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step), userIdOf(input.runtime)));
+  const runInput = { ...asRunInput(input), carried: input.carried };
+  const state = createRunState(runInput, descriptor);
   if (!input.carried) state.messages = [{ role: 'system', content: descriptor.instructions }];
   state.sparseSearchAttributes = true;
   maxPayloadBytes = descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installHandlers(state);
+  noteIgnoredCost(state, runInput);
   announceAgent(state);
   try {
     const reason = await converse(state, control, input, idleMs, input.maxItersPerTurn ?? descriptor.maxIters);

@@ -3,10 +3,12 @@ import { emptyUsage } from '../common/messages';
 import type { AgentWorkflowInput } from '../common/run';
 import { migrateCarriedAnswers } from './calls';
 import { initialMessages, type RunState } from './run-state';
+import { startingBudget } from './budget';
 
 /** A run's state at its start: new, or carried over continue-as-new (answers carried by older releases migrated). */
 export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescriptor): RunState {
   const carried = input.carried;
+  const budget = carried ? carried.budget : startingBudget(input, descriptor).budget;
   return {
     agent: input.agent,
     descriptor,
@@ -34,6 +36,8 @@ export function createRunState(input: AgentWorkflowInput, descriptor: AgentDescr
     queuedInputs: carried?.queuedInputs ?? [],
     inputsAdded: carried?.inputsAdded ?? 0,
     outputRetries: carried?.outputRetries ?? 0,
+    ...(budget ? { budget } : {}),
+    ...(carried?.lastCall ? { lastCall: carried.lastCall } : {}),
   };
 }
 

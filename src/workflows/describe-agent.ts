@@ -17,14 +17,16 @@ export const SERVING_WORKER_TIMEOUT = '15 minutes';
  * queue is asked, where only a worker that serves the agent answers; when none does within
  * SERVING_WORKER_TIMEOUT, the run fails saying so.
  */
-export async function describeAgent(agent: string, onWaiting: (step: string) => void = () => undefined): Promise<AgentDescriptor> {
+export async function describeAgent(agent: string, onWaiting: (step: string) => void = () => undefined, userId?: string): Promise<AgentDescriptor> {
+  // The run's user, for the worker's budget of that user (see WorkerConfig.userBudgets).
+  const user = userId !== undefined ? { userId } : {};
   try {
     const here: DescribeAgentOutput = await localActivities.describeAgent.executeWithOptions(
       { summary: `describe agent ${agent}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } },
-      [{ agent, onMissing: 'report' }],
+      [{ agent, onMissing: 'report', ...user }],
     );
     if (!('notServed' in here)) return here;
-    return await describeOnTaskQueue(agent, here.notServed, onWaiting);
+    return await describeOnTaskQueue(agent, here.notServed, onWaiting, user);
   } catch (error) {
     if (isCancellation(error)) throw error;
     upsertSearchAttributes([
@@ -35,12 +37,12 @@ export async function describeAgent(agent: string, onWaiting: (step: string) => 
   }
 }
 
-async function describeOnTaskQueue(agent: string, refusal: WorkerRefusal, onWaiting: (step: string) => void): Promise<AgentDescriptor> {
+async function describeOnTaskQueue(agent: string, refusal: WorkerRefusal, onWaiting: (step: string) => void, user: { userId?: string }): Promise<AgentDescriptor> {
   onWaiting(showRefusal(agent, refusal));
   try {
     const described = await activities.describeAgent.executeWithOptions(
       { summary: `describe agent ${agent} (a worker that serves it)`, startToCloseTimeout: '30s', scheduleToCloseTimeout: SERVING_WORKER_TIMEOUT, retry: { maximumInterval: '10s' } },
-      [{ agent, onMissing: 'fail' }],
+      [{ agent, onMissing: 'fail', ...user }],
     );
     return described as AgentDescriptor;
   } catch (error) {
@@ -50,4 +52,9 @@ async function describeOnTaskQueue(agent: string, refusal: WorkerRefusal, onWait
       FailureTypes.noWorkerServes,
     );
   }
+}
+
+/** The run's user id, when its runtime context has a string one (the context comes from the starter, unchecked). */
+export function userIdOf(runtime: { userId?: unknown } | undefined): string | undefined {
+  return typeof runtime?.userId === 'string' ? runtime.userId : undefined;
 }

@@ -5,7 +5,7 @@
 export const HANDLER_DESCRIPTIONS = {
   approve: 'Approve a call that waits for approval: {"callId": "...", "input"?: {...edited arguments}, "reason"?: "...", "remember"?: "session"}',
   deny: 'Deny a call that waits for approval; the model reads the reason: {"callId": "...", "reason"?: "..."}',
-  approveAll: 'Approve every call that waits for approval now: {} or {"remember": "session"}',
+  approveAll: 'Approve every call that waits for approval now, except a budget call: {} or {"remember": "session"}',
   submitToolResult: 'The result of an external call: {"callId": "...", "output": "...", "isError"?: true}',
   setGroups: 'Change the active tool groups: {"activate"?: ["group"], "deactivate"?: ["group"]}',
   decide: 'Approve or deny a waiting call and learn at once whether the run took it: {"callId": "...", "approved": true}',

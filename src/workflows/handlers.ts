@@ -1,6 +1,7 @@
 import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
 import { FailureTypes } from '../common/failures';
 import type { HandlerName, Payload } from '../common/boundary/payload-schemas';
+import { BUDGET_TOOL } from '../common/budget';
 import { acceptedRequest, parseInput, validated } from './parse-input';
 import {
   addInputUpdate,
@@ -109,12 +110,12 @@ export function installHandlers(state: RunState): void {
     approveAllSignal,
     onSignal(state, 'approveAll', async (req) => {
       const remember = req.remember ? { remember: req.remember } : {};
-      for (const pending of ownPending(state).filter((call) => call.kind === 'approval')) {
+      for (const pending of ownPending(state).filter((call) => call.kind === 'approval' && call.tool !== BUDGET_TOOL)) {
         await recordDecision(state, { callId: pending.callId, approved: true, ...remember }, true).catch((error: Error) =>
           rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
         );
       }
-      for (const held of allPending(state).filter((call) => call.workflowId && call.kind === 'approval')) {
+      for (const held of allPending(state).filter((call) => call.workflowId && call.kind === 'approval' && call.tool !== BUDGET_TOOL)) {
         await forwardToSubAgent(held, { signal: 'approve', request: { callId: held.callId, ...remember } }).catch((error: Error) =>
           rejectInput(state, 'approveAll', `approveAll: ${error.message}`, held.callId),
         );

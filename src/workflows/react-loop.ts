@@ -16,6 +16,7 @@ import { deliverInputs, hasQueuedInput, interruptibleCall } from './steering';
 import { actOnToolCalls } from './tool-step';
 import { answerSetAside, answerTools, finalAnswerCall, finalAnswerNotAlone, typedAnswer } from './typed-answer';
 import { visibleTools } from './tool-visibility';
+import { keepWithinBudget, partialAnswer, type BudgetEnd } from './budget';
 import { usedCallIds, withUniqueCallIds } from './unique-call-ids';
 
 /** How the loop ended: the model's final answer, or the summary it gave at the iteration limit. */
@@ -24,6 +25,8 @@ export interface LoopEnd {
   output: string;
   /** The typed answer, for an agent with an output schema. */
   data?: unknown;
+  /** Why the run stopped short of an answer (a budget reached), for its current step. */
+  why?: string;
 }
 
 export interface LoopHooks {
@@ -76,9 +79,17 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
 /** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up (a typed answer once more). */
 async function summarizeAtLimit(state: RunState, unrun: ToolCall[], limit: number): Promise<LoopEnd> {
   state.messages.push(...cancelledAtLimit(unrun, limit), summaryRequest(limit));
+  const check = keepWithinBudget(state);
+  const end = check && (await check);
+  if (end) return budgetExhausted(state, end);
   const summary = await reason(state, false);
   if (state.descriptor.output) return (await typedAnswer(state, summary, 'max_iterations', true))!;
   return { status: 'max_iterations', output: summary.content ?? '' };
+}
+
+/** The budget was reached and not raised: the run's answer is what the model wrote last. */
+function budgetExhausted(state: RunState, end: BudgetEnd): LoopEnd {
+  return { status: 'budget_exhausted', output: partialAnswer(state), why: end.reason };
 }
 
 /** An answer given while an added input waits stays in the conversation; a final-answer call gets its result. */
@@ -97,6 +108,10 @@ function setAside(state: RunState, message: AssistantMessage): undefined {
  */
 export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = state.maxIters): Promise<LoopEnd> {
   for (;;) {
+    // Awaited only with a budget past its limit: runs without one replay their commands unchanged.
+    const check = keepWithinBudget(state);
+    const end = check && (await check);
+    if (end) return budgetExhausted(state, end);
     state.iterations += 1;
     recordEvent(state, { type: 'iteration_started', iteration: state.iterations }, nowIso());
     const message = await reason(state, true);

@@ -1,4 +1,5 @@
 import type { AgentDescriptor } from '../common/agent';
+import type { RunBudget } from '../common/budget';
 import type { ConversationWindow } from '../common/memory';
 import type { AgentEvent } from '../common/events';
 import type { Message, TokenUsage } from '../common/messages';
@@ -56,6 +57,8 @@ export interface RunState {
   inputsAdded: number;
   /** Answers refused for not fitting the agent's output schema (see typed-answer.ts); carried over continue-as-new. */
   outputRetries: number;
+  /** The run's budget, when it has one (see budget.ts); carried over continue-as-new. */
+  budget?: RunBudget;
   /** What the run last published in its memo about its waiting calls (see calls/publish-waits.ts). */
   publishedWaits?: string;
 }

@@ -2,6 +2,7 @@ import { emptyUsage } from '../common/messages';
 import type { AgentRunState, AgentWorkflowInput } from '../common/run';
 import { allPending, visibleRecords } from './calls';
 import { newestMessages } from './newest-messages';
+import { budgetReport } from './budget';
 import { costField, type RunState } from './run-state';
 
 /** The `state` query's answer. */
@@ -23,6 +24,7 @@ export function snapshotState(state: RunState): AgentRunState {
     currentStep: state.currentStep,
     lastToolCalls: lastAssistant?.role === 'assistant' ? lastAssistant.toolCalls ?? [] : [],
     ...(state.output !== undefined ? { output: state.output } : {}),
+    ...(state.budget ? { budget: budgetReport(state, state.budget) } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ import { preview, recordEvent } from './event-log';
 import type { RunState } from './run-state';
 import { enterSubAgent, exitSubAgent } from './calls';
 import { spendingOf } from './spending-details';
+import { budgetForSubAgent, takeSubAgentAllowance } from './budget';
+import type { Budget } from '../common/budget';
 
 /** A `{ task }` input is the sub-agent's prompt as it is; any other input is handed over as JSON. */
 export function subAgentPrompt(input: unknown): string {
@@ -34,6 +36,17 @@ function rollUp(state: RunState, entry: SubAgentUsage): void {
   state.subAgents.push(entry);
   state.usage = addUsage(state.usage, entry.usage);
   state.cost += entry.cost ?? 0;
+}
+
+function childOptions(spec: SubAgentSpec, budget: Budget | undefined): Pick<AgentWorkflowInput, 'options'> {
+  if (spec.maxIters === undefined && !budget) return {};
+  return { options: { ...(spec.maxIters !== undefined ? { maxIters: spec.maxIters } : {}), ...(budget ? { budget } : {}) } };
+}
+
+/** What the parent's model reads of a sub-agent's answer: a stop short of the answer is said as such. */
+function answerOf(result: AgentRunResult): string {
+  if (result.status !== 'budget_exhausted') return result.output;
+  return `The sub-agent stopped before it finished: its budget was reached and not raised. What it wrote last:\n${result.output}`;
 }
 
 function failureText(error: ChildWorkflowFailure): string {
@@ -64,7 +77,7 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
     prompt,
     startInputVersion: START_INPUT_VERSION,
     runtime: spec.inheritRuntime ? state.runtime : {},
-    ...(spec.maxIters !== undefined ? { options: { maxIters: spec.maxIters } } : {}),
+    ...childOptions(spec, budgetForSubAgent(state)),
     parent: {
       workflowId: parentId,
       callId: call.id,
@@ -86,8 +99,9 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
     });
     const entry: SubAgentUsage = { ...base, status: result.status, usage: result.usage, ...(result.cost !== undefined ? { cost: result.cost } : {}) };
     rollUp(state, entry);
+    takeSubAgentAllowance(state, result.budget?.raised);
     recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(result.output) }, nowIso());
-    return { content: result.output, state: 'success' };
+    return { content: answerOf(result), state: result.status === 'budget_exhausted' ? 'error' : 'success' };
   } catch (error) {
     if (!(error instanceof ChildWorkflowFailure) || CancellationScope.current().consideredCancelled) throw error;
     const content = `Error: the '${spec.agent}' agent (run ${workflowId}) failed: ${failureText(error)}`;

@@ -17,6 +17,7 @@ import { waitFor, waitForPending } from '../helpers/wait-for';
 import { ALICE_TOKEN, bearer, BOB_TOKEN, itemUrl, rowOf, startInbox } from './inbox-kit';
 
 const SCREENSHOT = join(__dirname, '..', '..', 'docs', 'images', 'inbox-approval.png');
+const BUDGET_SCREENSHOT = join(__dirname, '..', '..', 'docs', 'images', 'inbox-budget.png');
 
 async function decidedBy(client: AgentClient, workflowId: string): Promise<AgentEvent[]> {
   return (await client.get(workflowId).eventsAfter(0)).filter((event) => event.type === 'permission_decided' || event.type === 'external_submitted');
@@ -153,6 +154,28 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     expect(await page.locator('[data-refusal]').textContent()).toContain('order ids start with ORD-');
     expect((await run.state()).pending).toHaveLength(1);
     await run.cancel();
+  });
+
+  test('a budget reached is answered like an approval: the form is made from the amounts, and the amount a person sets is allowed', async () => {
+    const { run, call } = await waitingRun('inbox-budget', 'Look ORD-51 up', 'carol');
+    expect(call.tool).toBe('$budget');
+    await page.goto(itemUrl(inbox, run.workflowId, call.callId));
+    await page.locator('[data-reason]').waitFor();
+    expect(await page.locator('[data-reason]').textContent()).toMatch(/budget of 1,500 tokens reached \(1,000 tokens spent, the next model call ≈ [\d,]+ tokens\): allow 1,000 tokens more\?/);
+    expect(await page.locator('[name="arg:tokens"]').inputValue()).toBe('1000');
+    await page.locator('[name="arg:tokens"]').fill('0');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    expect(await page.locator('.field[data-field="tokens"] .error').textContent()).toBe('must be > 0');
+    await page.reload();
+    expect(await page.locator('h2').first().textContent()).toContain("The run's budget is reached: allow more?");
+    await page.locator('[name="arg:tokens"]').fill('4000');
+    // The budgets guide's picture; RECORD_SCREENSHOTS=1 writes it to docs/images.
+    const shot = await page.screenshot({ fullPage: true, ...(process.env.RECORD_SCREENSHOTS === '1' ? { path: BUDGET_SCREENSHOT } : {}) });
+    expect(shot.subarray(1, 4).toString()).toBe('PNG');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.locator('.done').waitFor();
+    expect(await run.result()).toMatchObject({ status: 'completed', output: 'Budget: ORD-51: delivered', budget: { limit: { tokens: 5500 }, raised: { tokens: 4000 } } });
+    expect(await decidedBy(env.client, run.workflowId)).toEqual([expect.objectContaining({ tool: '$budget', behavior: 'allow', answeredBy: 'alice', input: { tokens: 4000 } })]);
   });
 
   test('deny with a reason: the agent reads it', async () => {

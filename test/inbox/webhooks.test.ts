@@ -22,6 +22,8 @@ const shipParcel = defineTool({ name: 'ship_parcel', description: 'Ship an order
 
 const shape = { instructions: 'Refund, then ship.', tools: [refund, shipParcel], permissions: { ask: ['refund'] } };
 const agent = defineAgent({ name: 'notified', ...shape });
+/** An agent whose budget holds one model call: the second waits for a person to allow more. */
+const frugal = defineAgent({ name: 'notified-frugal', ...shape, permissions: {}, budget: { tokens: 1 } });
 /** The same agent whose calls wait 2 s at most. */
 const briefAgent = defineAgent({ name: 'notified-briefly', ...shape, approvalTimeout: '2s', externalTimeout: '2s' });
 
@@ -124,6 +126,25 @@ describe('webhooks: the worker tells a receiver when a call waits and when it is
     expect(slackPosts[1]!.body.text).toContain('approved by alice@example.com');
     expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
     await maybeRecordHistory(run, 'webhook-notified-approval');
+  });
+
+  test('a budget reached is told like an approval: waiting with the question and the amount, answered with who allowed more', async () => {
+    const json = await receiver();
+    const slack = await receiver();
+    const { client } = await worker({ webhooks: [{ url: json.url, includeArguments: true }, { url: slack.url, format: 'slack' }] }, 'refund', [frugal]);
+    const run = await client.start('notified-frugal', { prompt: 'refund ORD-7' });
+    const { pending } = await waitForPending(run);
+    expect(pending[0]).toMatchObject({ tool: '$budget', callId: 'budget-1' });
+    const waiting = await waitFor(async () => json.posts[0], 'the waiting notice');
+    expect(waiting.body).toMatchObject({ type: 'call.waiting', tool: '$budget', kind: 'approval', callId: 'budget-1', input: { tokens: 1 } });
+    expect(String(waiting.body.reason)).toMatch(/^budget of 1 token reached \(0 tokens spent, the next model call ≈ \d+ tokens\): allow 1 token more\?$/);
+    await run.approve('budget-1', { input: { tokens: 1_000_000 }, answeredBy: 'finance@example.com' });
+    const answered = await waitFor(async () => json.posts[1], 'the answered notice');
+    expect(answered.body).toMatchObject({ type: 'call.answered', tool: '$budget', outcome: 'approved', answeredBy: 'finance@example.com' });
+    const slackPosts = await waitFor(async () => (slack.posts.length >= 2 ? slack.posts : undefined), 'both Slack notices');
+    expect(slackPosts[0]!.body.text).toContain('waits for more budget');
+    expect(slackPosts[1]!.body.text).toContain('approved by finance@example.com: more budget');
+    expect((await run.result()).output).toBe('Done: refunded 12 on ORD-7');
   });
 
   test('arguments only when the webhook asks for them; an external call is told too', async () => {

@@ -27,7 +27,7 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const client = await overStdio();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-helper', 'mcp-invoice', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
+      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-budget', 'mcp-helper', 'mcp-invoice', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
     );
     const helper = tools.find((tool) => tool.name === 'mcp-helper')!;
     expect(helper.description).toBe("The 'mcp-helper' agent, run durably (a Temporal workflow). Looks orders up.");
@@ -77,6 +77,22 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const params = asked[0]!.params as unknown as { message: string; requestedSchema: { properties: { arguments: { default: string } } } };
     expect(params.message).toContain('refund with {"order_id":"ORD-1","amount":30}');
     expect(params.requestedSchema.properties.arguments.default).toBe('{"order_id":"ORD-1","amount":30}');
+  });
+
+  test('a budget reached is asked as an elicitation like an approval: the amount edited, the run goes on', async () => {
+    const asked: ElicitRequest[] = [];
+    const client = await overStdio(async (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { decision: 'approve', arguments: '{"tokens": 4000}' } };
+    });
+    const result = await client.callTool({ name: 'mcp-budget', arguments: { prompt: 'Find ORD-2' } });
+    expect(text(result)).toBe('Found: ORD-2 is on its way');
+    expect(asked).toHaveLength(1);
+    const params = asked[0]!.params as unknown as { message: string; requestedSchema: { properties: { arguments: { default: string } } } };
+    expect(params.message).toMatch(/budget of 1,500 tokens reached \(1,000 tokens spent, the next model call ≈ [\d,]+ tokens\): allow 1,000 tokens more\?/);
+    expect(params.requestedSchema.properties.arguments.default).toBe('{"tokens":1000}');
+    const runId = (result.structuredContent as { runId: string }).runId;
+    expect(await env().client.get(runId).result()).toMatchObject({ status: 'completed', budget: { limit: { tokens: 5500 }, raised: { tokens: 4000 } } });
   });
 
   test('an elicitation answered with deny, and one whose edited arguments the tool refuses is asked again with the reason', async () => {

@@ -1,5 +1,6 @@
 import type { WaitNotice } from '../../common/contracts/wait-notice';
 import type { Webhook } from './webhook-config';
+import { BUDGET_TOOL } from '../../common/budget';
 
 /** The inbox page of one waiting call (answers go through the run that holds it). */
 export function inboxLink(inboxUrl: string | undefined, notice: WaitNotice): string | undefined {
@@ -14,7 +15,8 @@ export function jsonBody(notice: WaitNotice, webhook: Webhook, link: string | un
 }
 
 function sentence(notice: WaitNotice): string {
-  const what = notice.kind === 'approval' ? `approval of \`${notice.tool}\`` : `the external result of \`${notice.tool}\``;
+  const what =
+    notice.tool === BUDGET_TOOL ? 'more budget' : notice.kind === 'approval' ? `approval of \`${notice.tool}\`` : `the external result of \`${notice.tool}\``;
   if (notice.event === 'waiting') return `Agent *${notice.agent}* waits for ${what} (run ${notice.workflowId}, call ${notice.callId})${notice.reason ? `: ${notice.reason}` : ''}.`;
   const by = notice.answeredBy ? ` by ${notice.answeredBy}` : '';
   return `${notice.outcome === 'timed_out' ? 'No answer came in time for' : `${notice.outcome ?? 'answered'}${by}:`} ${what} of agent *${notice.agent}* (run ${notice.workflowId}, call ${notice.callId}).`;

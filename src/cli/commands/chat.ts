@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../common/events';
+import { budgetOption } from '../budget-option';
 import type { TurnResult } from '../../common/conversation';
 import type { AgentRun } from '../../client/agent-run';
 import type { SentMessage } from '../../client/conversation';
@@ -125,7 +126,7 @@ async function followTurn(ctx: CommandContext, run: AgentRun, sent: SentMessage,
 
 export const chatCommand: CliCommand = {
   name: 'chat',
-  usage: 'chat --agent NAME [--session ID] [--user ID] [--idle-timeout DURATION] [--as NAME] [--json]',
+  usage: 'chat --agent NAME [--session ID] [--user ID] [--idle-timeout DURATION] [--budget JSON] [--as NAME] [--json]',
   summary: 'Talk with an agent in a conversation that keeps its history: each step shows as it happens, approvals and external results are asked inline.',
   details:
     'Type a message and press Enter. /end ends the conversation; /quit, or the end of the input, leaves it running: ' +
@@ -137,6 +138,7 @@ export const chatCommand: CliCommand = {
     session: { type: 'string', valueName: 'ID', description: 'the conversation to start or go on with', defaultText: 'a new one' },
     user: { type: 'string', valueName: 'ID', description: "the user id the agent's tools see (when the conversation starts)" },
     'idle-timeout': { type: 'string', valueName: 'DURATION', description: 'no message for this long ends the conversation (when it starts)', defaultText: '30 days' },
+    budget: { type: 'string', valueName: 'JSON', description: 'what the conversation may spend on model calls across its turns, e.g. \'{"cost": 5}\' (when it starts; see docs/budgets.md)' },
     as: answeredByOption,
   },
   examples: ['chat --agent support', 'chat --agent support --session customer-42 --idle-timeout 7d'],
@@ -147,6 +149,7 @@ export const chatCommand: CliCommand = {
     const user = stringOption(ctx, 'user');
     const idleTimeout = stringOption(ctx, 'idle-timeout');
     const answerer = answeredByOf(ctx);
+    const budget = budgetOption(stringOption(ctx, 'budget'));
     const client = await ctx.connect();
     let conversation;
     try {
@@ -154,6 +157,7 @@ export const chatCommand: CliCommand = {
         sessionId: session,
         ...(user ? { runtime: { userId: user } } : {}),
         ...(idleTimeout ? { idleTimeout } : {}),
+        ...(budget ? { budget } : {}),
       });
     } catch (error) {
       throw new UsageError((error as Error).message);

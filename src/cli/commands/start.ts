@@ -4,10 +4,11 @@ import { stringOption, UsageError } from '../command';
 import { printJson } from '../cli-output';
 import { checkAgentStarted } from '../agent-check';
 import { followRun } from './watch';
+import { budgetOption } from '../budget-option';
 
 export const startCommand: CliCommand = {
   name: 'start',
-  usage: 'start --agent NAME --prompt TEXT [--user ID] [--session ID] [--id ID] [--max-iters N] [--watch] [--json]',
+  usage: 'start --agent NAME --prompt TEXT [--user ID] [--session ID] [--id ID] [--max-iters N] [--budget JSON] [--watch] [--json]',
   summary: 'Start an agent run; prints its id and Web UI link.',
   options: {
     agent: { type: 'string', valueName: 'NAME', description: 'the agent to run, as the worker knows it (required)' },
@@ -16,11 +17,13 @@ export const startCommand: CliCommand = {
     session: { type: 'string', valueName: 'ID', description: 'session id for the tools (runtime context)' },
     id: { type: 'string', valueName: 'ID', description: 'workflow id of the run', defaultText: '<agent>-<random>' },
     'max-iters': { type: 'string', valueName: 'N', description: "model calls that may use tools", defaultText: "the agent's maxIters" },
+    budget: { type: 'string', valueName: 'JSON', description: 'what the run may spend on model calls, e.g. \'{"cost": 2}\' or \'{"tokens": 200000, "onReached": "stop"}\' (see docs/budgets.md)' },
     watch: { type: 'boolean', description: 'follow the run until it ends, as `watch` does' },
   },
   examples: [
     "start --agent support --prompt 'Where is order ORD-2024-001?' --user u-1001",
     "start --agent support --prompt 'Refund A-1001, it arrived broken' --watch",
+    `start --agent support --prompt 'Summarise every open ticket' --budget '{"cost": 2, "more": {"cost": 1}}'`,
   ],
   async run(ctx) {
     const agent = stringOption(ctx, 'agent');
@@ -28,8 +31,10 @@ export const startCommand: CliCommand = {
     if (!agent || !prompt) throw new UsageError('--agent and --prompt are required');
     const maxIters = stringOption(ctx, 'max-iters');
     if (maxIters !== undefined && !/^[1-9]\d*$/.test(maxIters)) throw new UsageError('--max-iters takes a positive integer');
+    const budget = budgetOption(stringOption(ctx, 'budget'));
     const client = await ctx.connect();
     const run = await client.start(agent, {
+      ...(budget ? { budget } : {}),
       prompt,
       userId: stringOption(ctx, 'user'),
       sessionId: stringOption(ctx, 'session'),

@@ -61,7 +61,7 @@ export async function followRun(ctx: CommandContext, run: AgentRun): Promise<num
     else ctx.output.out(failure);
     return 1;
   }
-  return status === 'completed' || status === 'max_iterations' ? 0 : 1;
+  return status === 'completed' || status === 'max_iterations' || status === 'budget_exhausted' ? 0 : 1;
 }
 
 export const watchCommand: CliCommand = {

@@ -26,7 +26,7 @@ export interface FollowContext {
   callPollMs: number;
 }
 
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'cancelled']);
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'budget_exhausted', 'cancelled']);
 /** How long an event that ends a model call waits for the rest of that call's deltas. */
 const DRAIN_MS = 3_000;
 /** How long a sub-agent's end waits for the sub-agent's own stream to reach it. */

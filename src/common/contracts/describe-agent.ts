@@ -9,6 +9,8 @@ export interface DescribeAgentInput {
    * asks the task queue instead) or refuse the step retryably (the default, on the task queue).
    */
   onMissing?: 'report' | 'fail';
+  /** The run's user (runtime.userId), whose budget the worker adds (absent in runs started before 0.6.0, or without a user). */
+  userId?: string;
 }
 
 /** The description, or (from the local activity) the report of a worker that does not serve the agent. */

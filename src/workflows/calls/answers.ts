@@ -10,6 +10,8 @@ import { applyChange } from './apply-change';
 import { answeredBefore, recordForAnswer, recordOf } from './book';
 import { decide } from './approval';
 import { submit } from './external';
+import { isBudgetCall } from './budget-call';
+import { allowanceSchema } from '../../common/budget';
 
 /** Answers from outside — a person's decision, a submitted result — taken by one set of rules for both kinds. */
 
@@ -73,7 +75,9 @@ export async function recordDecision(state: RunState, request: DecideRequest, ea
   if (early && input !== undefined && isUnseen(state, request.callId)) {
     throw ApplicationFailure.nonRetryable('edited input needs the call to be known first', 'Agent.UnknownCall');
   }
-  if (request.approved && input !== undefined) {
+  if (request.approved && input !== undefined && isBudgetCall(recordOf(state, request.callId))) {
+    input = allowedAmounts(input);
+  } else if (request.approved && input !== undefined) {
     const tool = recordOf(state, request.callId)?.tool ?? '';
     const checked = await activities.validateEditedInput.executeWithOptions(
       // On a worker that serves the agent: one that does not leaves it to another, within the minute.
@@ -100,6 +104,13 @@ export async function recordDecision(state: RunState, request: DecideRequest, ea
   applyChange(state, change);
   applyChange(state, decide(record, decision));
   return decision;
+}
+
+/** The amounts a person allows on a budget's call, checked here: they are the run's own, not a tool's input. */
+function allowedAmounts(input: unknown): unknown {
+  const parsed = allowanceSchema().safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw ApplicationFailure.nonRetryable(`Edited input rejected: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`, 'Agent.InvalidEditedInput');
 }
 
 /**

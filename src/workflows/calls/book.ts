@@ -33,6 +33,14 @@ export function beginBatch(state: RunState, calls: ToolCall[]): ToolCallRecord[]
   return batch;
 }
 
+/** A call the run makes itself (its budget's), a batch of one, taking over an answer that came for it early. */
+export function beginOwnCall(state: RunState, callId: string, tool: string): ToolCallRecord {
+  const early = state.calls.find((record) => record.callId === callId && record.phase.name === 'unseen');
+  const record: ToolCallRecord = { ...early, callId, tool, phase: { name: 'queued' } };
+  setBook(state, [record, ...state.calls.filter((other) => other !== early)]);
+  return record;
+}
+
 /**
  * After a batch: an early answer kept for one of its calls that never asked for it (the rules
  * allowed the call, or it did not suspend) is reported instead of lingering; the batch's records

@@ -8,7 +8,8 @@ export { beginBatch, migrateCarriedAnswers, recordOf, MAX_EARLY_ANSWERS } from '
 export { settle, startChecking, startRunning } from './batch';
 export { enterSubAgent } from './sub-agent-calls';
 export { askForResult, exitSubAgent, finishBatch, noteSubAgentWaiting, takeCheck } from './lifecycle';
-export { awaitApprovals, awaitExternalResult } from './waits';
+export { awaitApprovals, awaitBudgetAnswer, awaitExternalResult } from './waits';
+export type { BudgetAnswer } from './budget-call';
 export { answerProblem, isUnseen, recordDecision, recordSubmission } from './answers';
 export { allPending, carriedRecords, ownPending, subAgentHolding, visibleRecords } from './views';
 export type { AskCall, GateOutcome } from './approval';

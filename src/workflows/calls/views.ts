@@ -3,6 +3,8 @@ import type { PendingCall } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import type { RunState } from '../run-state';
 import { specOf } from '../tool-visibility';
+import { ALLOWANCE_JSON_SCHEMA, BUDGET_TOOL } from '../../common/budget';
+import type { JsonSchema } from '../../common/tools';
 
 /** The views of the run's call records: what waits, what the state query shows, what is carried and published. */
 
@@ -10,7 +12,7 @@ type SubAgentRecord = ToolCallRecord & { phase: Extract<ToolCallRecord['phase'],
 
 function pendingOf(state: RunState, record: ToolCallRecord): PendingCall | undefined {
   const schema = () => {
-    const parameters = specOf(state.descriptor, record.tool)?.parameters;
+    const parameters = record.tool === BUDGET_TOOL ? (ALLOWANCE_JSON_SCHEMA as JsonSchema) : specOf(state.descriptor, record.tool)?.parameters;
     return parameters ? { schema: parameters } : {};
   };
   if (record.phase.name === 'awaiting_approval' && !record.answer) {

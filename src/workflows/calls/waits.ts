@@ -4,7 +4,9 @@ import type { ToolCallResult } from '../../common/contracts/tool-calls';
 import type { RunState } from '../run-state';
 import { applyChange } from './apply-change';
 import { askApprovals, endApprovalWait, type AskCall, type GateOutcome } from './approval';
-import { recordOf } from './book';
+import { beginOwnCall, endBatch, recordOf } from './book';
+import { askForMore, endBudgetWait, type BudgetAnswer, type BudgetAsk } from './budget-call';
+import { BUDGET_TOOL, type Spend } from '../../common/budget';
 import { endResultWait, resultWaitStarts } from './external';
 
 /**
@@ -41,4 +43,28 @@ export async function awaitExternalResult(state: RunState, callId: string): Prom
   const { result, change } = endResultWait(state, record, waited);
   applyChange(state, change);
   return result;
+}
+
+/**
+ * Parks the run on its budget's call until a person answers it (or `timeout` passes); the call is
+ * gone from the run's records afterwards. `raise` applies an approval to the run's budget.
+ */
+export async function awaitBudgetAnswer(
+  state: RunState,
+  ask: BudgetAsk,
+  timeout: Duration | undefined,
+  raise: (allowed: Spend) => { allowed: Spend; limit: Spend },
+): Promise<BudgetAnswer> {
+  const record = beginOwnCall(state, ask.reached.callId, BUDGET_TOOL);
+  const decidedEarly = record.answer !== undefined;
+  applyChange(state, askForMore(record, ask));
+  try {
+    await untilAnswered(() => record.answer !== undefined, timeout);
+  } finally {
+    applyChange(state, { approvalWaits: -1 });
+  }
+  const { answer, change } = endBudgetWait(record, timeout, decidedEarly, raise);
+  applyChange(state, change);
+  applyChange(state, endBatch(state, [record]));
+  return answer;
 }
