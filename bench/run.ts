@@ -2,7 +2,8 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, stream, fair, wait, model (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, stream, fair, quota, wait, model (default: all)
+//   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
 //   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
 //   BENCH_STREAM_CALLS       model calls the stream part times the first delta of, for each kind (50)
 //   BENCH_WARMUP             P1 warm-up rounds (5)
@@ -43,6 +44,7 @@ import { measureWaitingCalls, waitingCounts } from './waiting-calls';
 import { measureRealModels } from './real-model';
 import { measureStreams } from './stream-bench';
 import { measureFairness } from './fairness-bench';
+import { measureModelQuota } from './quota-bench';
 import { bundleReleaseWorkflows, type Release } from './release-bundle';
 
 /** The release whose workflow code P1 runs beside this one's. */
@@ -106,7 +108,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'stream', 'fair', 'wait'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -156,6 +158,7 @@ async function main(): Promise<void> {
     }
     await part('stream', () => measureStreams({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-stream-bundle.js'), bundle!) }));
     await part('fair', () => measureFairness({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-fair-bundle.js'), bundle!) }));
+    await part('quota', () => measureModelQuota({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-quota-bundle.js'), bundle!) }));
     await part('p3', () =>
       measureParkedRuns({
         client,

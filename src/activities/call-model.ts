@@ -1,4 +1,8 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure, type Duration } from '@temporalio/common';
+import { ownFailuresIn } from '../common/contracts/attempt-budget';
+import type { ModelQuotaPort, QuotaPermit } from '../common/contracts/model-quota';
+import { durationMs } from '../common/duration';
 import { windowedMessages } from '../common/memory';
 import { appendToSystem } from '../common/system-addition';
 import type { CallModelInput, CallModelOutput, CallModelRequest, ChatModelPort, ModelHeartbeat } from '../common/contracts/model-call';
@@ -20,6 +24,15 @@ export interface LiveChannel {
   url: string;
 }
 
+/** A request's tokens before the provider counts them: its JSON at 4 characters a token, and the reply's cap when it has one. */
+function estimatedRequestTokens(input: CallModelInput): number {
+  return Math.ceil(JSON.stringify([input.messages, input.tools]).length / 4) + (input.settings.maxTokens ?? 0);
+}
+
+function delayMs(delay: Duration | undefined | null): number | undefined {
+  return delay === undefined || delay === null ? undefined : durationMs(delay);
+}
+
 function heartbeatTimeoutMs(): number {
   return Context.current().info.heartbeatTimeoutMs ?? 60_000;
 }
@@ -32,6 +45,7 @@ export function callModelActivity(
   cache: ConversationCache = new ConversationCache(),
   toolResults: ToolResultCache = new ToolResultCache(),
   live?: LiveChannel,
+  quota?: ModelQuotaPort,
 ) {
   const steps = middleware.flatMap((m) => (m.onModelCall ? [m.onModelCall.bind(m)] : []));
   const complete = (input: CallModelInput): Promise<CallModelOutput> => {
@@ -43,9 +57,19 @@ export function callModelActivity(
       // A stream that stops sending chunks is the model's failure, not the worker's: it counts.
       ...(input.settings.stream && input.budget ? { idleMs: heartbeatTimeoutMs() } : {}),
     };
-    return runAttempt(attempt, (controls) => completeOnce(input, controls));
+    return waitForQuota(input).then((permit) => runAttempt(attempt, (controls) => completeOnce(input, controls, permit)));
   };
-  const completeOnce = async (input: CallModelInput, controls: AttemptControls): Promise<CallModelOutput> => {
+  /** Before the attempt's own time starts: a wait for the model's quota is no failure of the model. */
+  const waitForQuota = async (input: CallModelInput): Promise<QuotaPermit | undefined> => {
+    if (!quota) return undefined;
+    const ctx = Context.current();
+    // The attempt count travels in the heartbeat (see step-attempt.ts): kept while the call waits.
+    const ownFailures = ownFailuresIn(ctx.info.heartbeatDetails);
+    const onWaiting = (text: string) =>
+      ctx.heartbeat({ model: input.model, iteration: input.iteration, text: '', attempt: ctx.info.attempt, quota: text, ownFailures } satisfies ModelHeartbeat & { ownFailures: number });
+    return quota.take(input.model, estimatedRequestTokens(input), { signal: ctx.cancellationSignal, onWaiting });
+  };
+  const completeOnce = async (input: CallModelInput, controls: AttemptControls, permit: QuotaPermit | undefined): Promise<CallModelOutput> => {
     const ctx = Context.current();
     const request = {
       model: input.model || undefined,
@@ -71,7 +95,11 @@ export function callModelActivity(
             }
           : {}),
       });
+      permit?.used(response.usage.totalTokens);
       return { message: response.message, usage: response.usage, model: response.model };
+    } catch (error) {
+      if (error instanceof ApplicationFailure && error.type === FailureTypes.modelRateLimit) permit?.rateLimited(delayMs(error.nextRetryDelay));
+      throw error;
     } finally {
       writer?.end();
     }

@@ -7,6 +7,7 @@ import { ConversationCache } from './conversation-cache';
 import type { ConversationReader } from '../common/contracts/conversation-reader';
 import { describeAgentActivity } from './describe-agent';
 import type { Budget } from '../common/budget';
+import type { ModelQuotaPort } from '../common/contracts/model-quota';
 import { executeToolActivity } from './execute-tool';
 import { ToolResultCache } from './tool-result-cache';
 import type { Middleware } from './middleware';
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   refusals?: RefusalReporter;
   /** Where streaming model calls' deltas are served as they are written; none when undefined. */
   live?: LiveChannel;
+  /** The fleet-wide quota of rate-limited models (see common/model-limits.ts); none when undefined. */
+  quota?: ModelQuotaPort;
   /** Budgets for the runs of a user, by user id (`*`: any user); see WorkerConfig.userBudgets. */
   userBudgets?: Record<string, Budget>;
 }
@@ -45,7 +48,7 @@ export function createActivities(deps: ActivityDeps) {
   const agents = new ServedAgents(deps.registry, deps.refusals);
   return {
     describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0, deps.userBudgets),
-    callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults, deps.live)),
+    callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults, deps.live, deps.quota)),
     compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
     prepareToolCalls: prepareToolCallsActivity(agents),
     validateEditedInput: validateEditedInputActivity(agents),

@@ -27,6 +27,8 @@ function isModelHeartbeat(value: unknown): value is ModelHeartbeat {
 export interface ModelCallInFlight extends PartialText {
   attempt: number;
   live?: string;
+  /** Set while the call waits for its model's fleet-wide quota: what it waits for. */
+  quota?: string;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function readModelCall(handle: WorkflowHandle): Promise<ModelCallIn
   // A retry starts with the details of the attempt before it until its own first heartbeat.
   if (pending?.attempt && details.attempt !== pending.attempt) return undefined;
   const live = typeof details.live === 'string' && /^https?:\/\//.test(details.live) ? { live: details.live } : {};
-  return { model: details.model, iteration: details.iteration, text: details.text, attempt: details.attempt, ...live };
+  const quota = typeof details.quota === 'string' ? { quota: details.quota } : {};
+  return { model: details.model, iteration: details.iteration, text: details.text, attempt: details.attempt, ...live, ...quota };
 }
 
 /** The partial text of the model call in flight (see readModelCall). */

@@ -175,7 +175,7 @@ export interface AgentRunResult<TData = unknown> {
   iterations: number;
   /** Per sub-agent call, in the order they finished, what it cost (included in usage and cost); absent when the run called none. */
   subAgents?: SubAgentUsage[];
-  /** With a budget: its limits at the end, what people allowed on top, and who (the `budget_decided` events say each time). */
+  /** With a budget: its limits at the end, what people allowed on top (each allowance is a `budget_raised` event, with who allowed it). */
   budget?: BudgetReport;
 }
 

@@ -147,6 +147,20 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     res.end();
   };
 
+  /** Requests served per model in the last minute, when the server keeps a rate limit. */
+  const served = new Map<string, number[]>();
+  let rateLimited = 0;
+  /** Seconds the caller should wait when this request passes the limit; undefined when it may be served. */
+  const overRateLimit = (model: string, at: number): number | undefined => {
+    const limit = options.requestsPerMinute;
+    if (limit === undefined) return undefined;
+    const recent = (served.get(model) ?? []).filter((time) => time > at - 60_000);
+    served.set(model, recent);
+    if (recent.length >= limit) return Math.max(1, Math.ceil((recent[0]! + 60_000 - at) / 1000));
+    recent.push(at);
+    return undefined;
+  };
+
   const chatCompletion = async (req: IncomingMessage, res: ServerResponse) => {
     let body: ScriptedRequest;
     try {
@@ -162,7 +176,14 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     const model = body.model;
     const stream = body.stream === true;
     const turnIndex = countAssistantTurns(body.messages);
-    requests.push({ model, turnIndex, stream, body });
+    const at = Date.now();
+    requests.push({ model, turnIndex, stream, body, at });
+    const limited = overRateLimit(model, at);
+    if (limited !== undefined) {
+      rateLimited += 1;
+      sendJson(res, 429, errorBody(429, model), { 'retry-after': String(limited) });
+      return;
+    }
 
     const attempt = ledger.nextAttempt(model, turnIndex);
     const script = byModel.get(model) ?? defaultScript;
@@ -238,6 +259,9 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   return {
     baseURL: `http://${host}:${port}/v1`,
     requests,
+    get rateLimited() {
+      return rateLimited;
+    },
     setScript(script, setOptions) {
       if (setOptions?.model !== undefined) byModel.set(setOptions.model, script);
       else defaultScript = script;

@@ -115,6 +115,8 @@ export interface ScriptedRequestLogEntry {
   turnIndex: number;
   stream: boolean;
   body: ScriptedRequest;
+  /** When the request arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface ScriptedModelServerOptions {
@@ -131,6 +133,11 @@ export interface ScriptedModelServerOptions {
   chunkDelayMs?: number;
   /** Called as each streamed chunk is written (its position in the reply, the chunk's JSON), e.g. to time what reaches a reader. */
   onChunkSent?(index: number, chunk: string): void;
+  /**
+   * A provider's rate limit: more than this many requests of one model in any 60 s answer 429 with
+   * `retry-after` (seconds until the oldest leaves the minute), as providers do. None by default.
+   */
+  requestsPerMinute?: number;
   /** When set, requests without `Authorization: Bearer <apiKey>` get a 401. */
   apiKey?: string;
   /** Listed by GET /v1/models besides the `byModel` keys. Default ['scripted-model']. */
@@ -142,6 +149,8 @@ export interface ScriptedModelServer {
   baseURL: string;
   /** Every parsed chat completion request, in arrival order. */
   requests: ScriptedRequestLogEntry[];
+  /** Requests answered 429 by the server's own `requestsPerMinute`. */
+  readonly rateLimited: number;
   /** Replaces the default script, or the script of one model; restarts fault counting. */
   setScript(script: ModelScript, options?: { model?: string }): void;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import type { ConnectionOverrides } from '../connection/connection-overrides';
 import { WorkerConfigurationError } from './configuration-error';
 import { budgetProblem, type Budget } from '../common/budget';
+import { modelLimitsProblem, type ModelLimits } from '../common/model-limits';
 
 /** Connection settings besides address and namespace: TLS, API key, profile, config file, timeout. */
 export type TemporalConnectionOptions = Omit<ConnectionOverrides, 'address' | 'namespace'>;
@@ -47,6 +48,12 @@ export interface WorkerConfig {
    * limit the smallest (see docs/budgets.md). None by default.
    */
   userBudgets?: Record<string, Budget>;
+  /**
+   * Requests and tokens per minute by model name, kept by all workers of the task queue together
+   * (every worker should set the same): a model call waits for its turn, and a 429 pauses every
+   * worker's calls of that model (see docs/rate-limits.md). None by default.
+   */
+  modelLimits?: Record<string, ModelLimits>;
 }
 
 export type LiveSettings = { off: true } | { host: string; port: number; url?: string };
@@ -93,6 +100,28 @@ export function readLiveSettings(address: string | undefined, url: string | unde
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port, ...(advertised ? { url: advertised } : {}) };
 }
 
+function optionalModelLimits(limits: Record<string, ModelLimits> | undefined): Pick<WorkerConfig, 'modelLimits'> {
+  return limits ? { modelLimits: limits } : {};
+}
+
+/** AGENT_MODEL_LIMITS: a JSON object of limits by model name. */
+export function readModelLimits(value: string | undefined, what = 'AGENT_MODEL_LIMITS'): Record<string, ModelLimits> | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new WorkerConfigurationError(`${what} is not JSON: ${(error as Error).message}. Give e.g. {"gpt-4o": {"requestsPerMinute": 500, "tokensPerMinute": 30000}}.`);
+  }
+  return checkedModelLimits(parsed, what);
+}
+
+export function checkedModelLimits(value: unknown, what = 'modelLimits'): Record<string, ModelLimits> {
+  const problem = modelLimitsProblem(what, value);
+  if (problem) throw new WorkerConfigurationError(`${problem}.`);
+  return value as Record<string, ModelLimits>;
+}
+
 function optionalUserBudgets(budgets: Record<string, Budget> | undefined): Pick<WorkerConfig, 'userBudgets'> {
   return budgets ? { userBudgets: budgets } : {};
 }
@@ -128,6 +157,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
     live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
     ...optionalUserBudgets(readUserBudgets(env.AGENT_USER_BUDGETS)),
+    ...optionalModelLimits(readModelLimits(env.AGENT_MODEL_LIMITS)),
     textToolCallModels: (env.AGENT_TEXT_TOOL_CALLS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
   };
 }

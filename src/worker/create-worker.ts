@@ -12,7 +12,8 @@ import type { Middleware } from '../activities/middleware';
 import { createChatModel } from '../model/create-chat-model';
 import { AgentRegistry } from '../toolkit/agent-registry';
 import type { AgentDefinition } from '../toolkit/define-agent';
-import { checkedUserBudgets, readWorkerConfig, type WorkerConfig } from './config';
+import { checkedModelLimits, checkedUserBudgets, readWorkerConfig, type WorkerConfig } from './config';
+import { ModelQuota } from './model-quota';
 import { connectNative } from '../connection/connect-native';
 import { resolveWorkerConnection } from './worker-connection';
 import { ensureSearchAttributes } from './ensure-search-attributes';
@@ -227,6 +228,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           ...(notifications ? { notifications } : {}),
           ...(live ? { live: { calls: live.calls, url: live.endpoint.url } } : {}),
           ...(config.userBudgets ? { userBudgets: checkedUserBudgets(config.userBudgets) } : {}),
+          ...(config.modelLimits ? { quota: new ModelQuota(client, config.taskQueue, checkedModelLimits(config.modelLimits), config.defaultModel) } : {}),
         }),
       },
       workflowBundle,

@@ -67,7 +67,7 @@ describe('CLI help, typos and colour (no Temporal needed)', () => {
   });
 
   test('list --status takes only the run statuses: another value is a usage error (exit 2) that lists them and suggests the closest', async () => {
-    const statuses = 'running, awaiting_approval, awaiting_external, completed, failed, max_iterations, cancelled, idle, ended';
+    const statuses = 'running, awaiting_approval, awaiting_external, completed, failed, max_iterations, budget_exhausted, cancelled, idle, ended';
     const typo = await runCliCaptured(['list', '--status', 'awaiting_aproval']);
     expect(typo.code).toBe(2);
     expect(typo.err[0]).toBe(`Unknown value 'awaiting_aproval' for --status (one of ${statuses}). Did you mean 'awaiting_approval'?`);

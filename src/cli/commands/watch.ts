@@ -45,6 +45,8 @@ export async function followRun(ctx: CommandContext, run: AgentRun): Promise<num
       printJson(ctx.output, delta);
     } else if (item.type === 'text_delta') {
       printText(item.depth, lines.add(key, item.text));
+    } else if (item.type === 'model_quota_wait') {
+      ctx.output.out(`${'    '.repeat(item.depth)}         ⧗ ${item.text}`);
     } else if (item.type === 'model_call_restarted') {
       printText(item.depth, lines.end(key));
       ctx.output.out(`${'    '.repeat(item.depth)}         ↻ the model call is made again (attempt ${item.attempt}); its text starts over`);

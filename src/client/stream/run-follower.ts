@@ -80,6 +80,8 @@ export class RunFollower {
   private wholeCall: string | undefined;
   private readUrl: string | undefined;
   private endedUrl: string | undefined;
+  /** The last quota wait told, so each is told once. */
+  private quotaNote: string | undefined;
   private done = false;
 
   constructor(
@@ -234,6 +236,10 @@ export class RunFollower {
         continue;
       }
       const call = await readModelCall(this.handle).catch(() => undefined);
+      if (call?.quota !== undefined && call.quota !== this.quotaNote) {
+        this.quotaNote = call.quota;
+        this.ctx.emit({ type: 'model_quota_wait', workflowId: this.workflowId, depth: this.depth, iteration: call.iteration, text: call.quota });
+      }
       if (!call || call.live === this.endedUrl) {
         await sleep(this.ctx.callPollMs, this.ctx.signal);
         continue;

@@ -38,7 +38,9 @@ export type StreamItem =
   | (ItemBase & { type: 'text_delta'; iteration: number; attempt: number; text: string })
   | (ItemBase & { type: 'tool_call_delta'; iteration: number; attempt: number; index: number; id?: string; name?: string; arguments: string })
   /** The model call was made again (its worker died, or added input interrupted it): its text and tool calls start over. */
-  | (ItemBase & { type: 'model_call_restarted'; iteration: number; attempt: number });
+  | (ItemBase & { type: 'model_call_restarted'; iteration: number; attempt: number })
+  /** The model call waits for its model's fleet-wide quota (the worker's `modelLimits`): what it waits for, told again as that changes. */
+  | (ItemBase & { type: 'model_quota_wait'; iteration: number; text: string });
 
 /** How far a stream has gone in one run: its events, and the deltas of its model call in flight. */
 const runPositionSchema = z.object({

@@ -88,4 +88,6 @@ export interface ModelHeartbeat extends AttemptHeartbeat {
    * live endpoint and an unguessable path); absent when the worker serves none.
    */
   live?: string;
+  /** While the call waits for its model's fleet-wide quota (see common/model-limits.ts): what it waits for. */
+  quota?: string;
 }
