@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, type Duration } from '@temporalio/common';
 import { ownFailuresIn } from '../common/contracts/attempt-budget';
-import type { ModelQuotaPort, QuotaPermit } from '../common/contracts/model-quota';
+import { QuotaWaitTooLong, type ModelQuotaPort, type QuotaPermit } from '../common/contracts/model-quota';
+import type { QuotaGrant } from '../common/model-limits';
 import { durationMs } from '../common/duration';
 import { windowedMessages } from '../common/memory';
 import { appendToSystem } from '../common/system-addition';
@@ -22,6 +23,15 @@ export interface LiveChannel {
   calls: LiveCalls;
   /** The endpoint's address as clients reach it, e.g. http://10.0.0.5:7300 */
   url: string;
+}
+
+/** Time an attempt keeps, past the quota wait it allows (a quarter of it at most), for the call itself to be cut off cleanly. */
+const QUOTA_WAIT_MARGIN_MS = 30_000;
+
+/** The grant an earlier attempt kept in its heartbeat, when it had one. */
+function heldGrantIn(details: unknown): QuotaGrant | undefined {
+  const grant = (details as { quotaGrant?: unknown } | undefined)?.quotaGrant as Partial<QuotaGrant> | undefined;
+  return typeof grant?.at === 'number' && typeof grant.ahead === 'number' ? { at: grant.at, ahead: grant.ahead } : undefined;
 }
 
 /** A request's tokens before the provider counts them: its JSON at 4 characters a token, and the reply's cap when it has one. */
@@ -59,15 +69,32 @@ export function callModelActivity(
     };
     return waitForQuota(input).then((permit) => runAttempt(attempt, (controls) => completeOnce(input, controls, permit)));
   };
-  /** Before the attempt's own time starts: a wait for the model's quota is no failure of the model. */
+  /**
+   * Before the attempt's own time starts: a wait for the model's quota is no failure of the model.
+   * A wait longer than the attempt may last goes on in the next attempt, which keeps its place.
+   */
   const waitForQuota = async (input: CallModelInput): Promise<QuotaPermit | undefined> => {
     if (!quota) return undefined;
     const ctx = Context.current();
-    // The attempt count travels in the heartbeat (see step-attempt.ts): kept while the call waits.
+    const startedAt = Date.now();
+    // The attempt count travels in the heartbeat (see step-attempt.ts): kept while the call waits, with the grant.
     const ownFailures = ownFailuresIn(ctx.info.heartbeatDetails);
-    const onWaiting = (text: string) =>
-      ctx.heartbeat({ model: input.model, iteration: input.iteration, text: '', attempt: ctx.info.attempt, quota: text, ownFailures } satisfies ModelHeartbeat & { ownFailures: number });
-    return quota.take(input.model, estimatedRequestTokens(input), { signal: ctx.cancellationSignal, onWaiting });
+    const held = heldGrantIn(ctx.info.heartbeatDetails);
+    const onWaiting = (text: string, grant: QuotaGrant) =>
+      ctx.heartbeat({ model: input.model, iteration: input.iteration, text: '', attempt: ctx.info.attempt, quota: text, quotaGrant: grant, ownFailures } satisfies ModelHeartbeat & {
+        ownFailures: number;
+      });
+    try {
+      return await quota.take(input.model, estimatedRequestTokens(input), {
+        signal: ctx.cancellationSignal,
+        onWaiting,
+        ...(held ? { held } : {}),
+        until: startedAt + ctx.info.startToCloseTimeoutMs - Math.min(QUOTA_WAIT_MARGIN_MS, ctx.info.startToCloseTimeoutMs / 4),
+      });
+    } catch (error) {
+      if (!(error instanceof QuotaWaitTooLong)) throw error;
+      throw ApplicationFailure.create({ message: error.message, type: FailureTypes.modelQuotaWait, nextRetryDelay: Math.max(1, error.grant.at - Date.now()) });
+    }
   };
   const completeOnce = async (input: CallModelInput, controls: AttemptControls, permit: QuotaPermit | undefined): Promise<CallModelOutput> => {
     const ctx = Context.current();

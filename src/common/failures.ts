@@ -15,6 +15,11 @@ export const FailureTypes = {
   modelAuth: 'Model.Authentication',
   modelNotFound: 'Model.NotFound',
   modelInvalidResponse: 'Model.InvalidResponse',
+  /**
+   * A model call waited for its model's fleet-wide quota longer than one attempt may last: the next
+   * attempt (after the rest of the wait) keeps its place. Never counted as the model's failure.
+   */
+  modelQuotaWait: 'Model.QuotaWait',
   /** A tool signalled an infrastructure fault that a retry may fix. */
   toolRetryable: 'Tool.Retryable',
   /** A tool call ran past its own time limit (its `timeout`). */

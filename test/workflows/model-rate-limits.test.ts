@@ -5,6 +5,7 @@ import { startScriptedModelServer } from '../../src/testing/scripted-model-serve
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
 import { spawnWorkerProcess } from '../helpers/crash-worker';
 import { maybeRecordHistory } from '../helpers/record-history';
+import { waitFor } from '../helpers/wait-for';
 import { testConnection, uniqueTaskQueue } from '../helpers/temporal-env';
 
 /** Three worker processes of one task queue, each with the same limits for `quota-model`. */
@@ -106,6 +107,35 @@ describe('model rate limits kept by the whole fleet (worker processes sharing a 
     const quota = client.get(modelQuotaWorkflowId(taskQueue, 'quota-model')).handle;
     expect(await quota.query<number>('pausedUntil')).toBeGreaterThanOrEqual(refusedAt + 2_900);
     await maybeRecordHistory(client.get(quota.workflowId), 'model-quota-paused');
+    await stopAll(workers.splice(0));
+  });
+
+  test('a wait longer than an attempt may last goes on in the next attempt, which keeps its place in the queue', async () => {
+    const taskQueue = uniqueTaskQueue('quota-long');
+    workers.push(...(await fleet(taskQueue, model.baseURL, { requestsPerMinute: 6 })));
+    client = await AgentClient.connect({ connection: await testConnection(), taskQueue });
+    const before = model.requests.length;
+    const runs = await Promise.all(Array.from({ length: 3 }, (_, i) => client.start('quota-brief', { prompt: `question ${i}` })));
+    // The last call's turn is ~20 s away; its attempt may wait 12 s: a second attempt waits for the rest.
+    const retried = await waitFor(
+      async () => {
+        for (const run of runs) {
+          const { raw } = await run.handle.describe();
+          const call = raw.pendingActivities?.find((activity) => activity.activityType?.name === 'callModel');
+          if ((call?.attempt ?? 0) >= 2) return call;
+        }
+        return undefined;
+      },
+      'a second attempt of the waiting call',
+      30_000,
+    );
+    expect(retried.lastFailure?.applicationFailureInfo?.type).toBe('Model.QuotaWait');
+    const results = await Promise.all(runs.map((run) => run.result()));
+    expect(results.map((result) => result.status)).toEqual(['completed', 'completed', 'completed']);
+    const arrivals = model.requests.slice(before).map((request) => request.at);
+    // Kept its place: the third call came one slot (61 s / 6) after the second, not at the end of a new queue.
+    expect(arrivals[2]! - arrivals[0]!).toBeGreaterThanOrEqual(2 * 10_166 - 1_000);
+    expect(arrivals[2]! - arrivals[0]!).toBeLessThan(2 * 10_166 + 3_000);
     await stopAll(workers.splice(0));
   });
 

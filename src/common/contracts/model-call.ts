@@ -1,4 +1,5 @@
 import type { ModelSettings } from '../agent';
+import type { QuotaGrant } from '../model-limits';
 import type { AttemptBudget, AttemptHeartbeat } from './attempt-budget';
 import type { ConversationWindow } from '../memory';
 import type { AssistantMessage, Message, TokenUsage } from '../messages';
@@ -90,4 +91,6 @@ export interface ModelHeartbeat extends AttemptHeartbeat {
   live?: string;
   /** While the call waits for its model's fleet-wide quota (see common/model-limits.ts): what it waits for. */
   quota?: string;
+  /** Its grant, which a next attempt of the call keeps. */
+  quotaGrant?: QuotaGrant;
 }
