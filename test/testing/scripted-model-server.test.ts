@@ -346,6 +346,7 @@ describe('scripted model server', () => {
     server = await startScriptedModelServer({ script: ['a'] });
     const parameters = { type: 'object', properties: {} };
     const tools = [{ type: 'function', function: { name: 'f', description: 'd', parameters } }];
+    const before = Date.now();
     await post(server, { model: 'logged-model', messages: [user('q')], tools, temperature: 0.3 });
     expect(server.requests).toEqual([
       {
@@ -353,8 +354,21 @@ describe('scripted model server', () => {
         turnIndex: 0,
         stream: false,
         body: { model: 'logged-model', messages: [user('q')], tools, temperature: 0.3 },
+        at: expect.any(Number),
       },
     ]);
+    expect(server.requests[0]!.at).toBeGreaterThanOrEqual(before);
+  });
+
+  it("keeps a provider's requests per minute per model: past it a 429 with retry-after, counted", async () => {
+    server = await startScriptedModelServer({ script: () => 'a', requestsPerMinute: 2 });
+    expect((await post(server, { model: 'm', messages: [user('x')] })).status).toBe(200);
+    expect((await post(server, { model: 'm', messages: [user('x')] })).status).toBe(200);
+    const refused = await post(server, { model: 'm', messages: [user('x')] });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect((await post(server, { model: 'other', messages: [user('x')] })).status).toBe(200);
+    expect(server.rateLimited).toBe(1);
   });
 
   it('restarts fault counting when the script is replaced', async () => {
