@@ -16,6 +16,12 @@ const BIG = Number(process.env.BENCH_FAIR_BIG ?? 200);
 const SMALL = 5;
 const ROUNDS = Number(process.env.BENCH_FAIR_ROUNDS ?? 3);
 /**
+ * The worker's activity slots, one measurement each (BENCH_FAIR_SLOTS=4,10 for two). With 4, fewer
+ * than the small user's 5 runs, half the slots is already twice the time; with 10 the worker's CPU
+ * (200 runs' workflow tasks on 2 cores) holds the small user back instead (measured: 3.28).
+ */
+const SLOTS = (process.env.BENCH_FAIR_SLOTS ?? '4').split(',').map(Number);
+/**
  * Long enough that the activity slots, not the worker's CPU, hold the backlog: with 0.1 s tools
  * the 200 runs' workflow tasks saturate this machine's two cores and every run waits for CPU,
  * which no task-queue order can change (measured: 4.3× with keys, 24× without).
@@ -93,7 +99,9 @@ export async function measureFairness(options: { address: string; bundleFile: st
   const model = await startScriptedModelServer({ byModel: { 'bench-laborer': (_request, info) => (info.turnIndex === 0 ? { toolCalls: [{ name: 'work', arguments: {} }] } : 'worked') } });
   const connection = await NativeConnection.connect({ address: options.address });
   try {
-    return await measureWithSlots(options.address, options.bundleFile, model.baseURL, connection, 4);
+    const rows: SummaryRow[] = [];
+    for (const slots of SLOTS) rows.push(...(await measureWithSlots(options.address, options.bundleFile, model.baseURL, connection, slots)));
+    return rows;
   } finally {
     await connection.close();
     await model.close();

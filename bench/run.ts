@@ -5,6 +5,7 @@
 //   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, stream, fair, quota, wait, model (default: all)
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
 //   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
+//   BENCH_FAIR_SLOTS         the worker's activity slots in the fairness part, one measurement each (4)
 //   BENCH_STREAM_CALLS       model calls the stream part times the first delta of, for each kind (50)
 //   BENCH_WARMUP             P1 warm-up rounds (5)
 //   BENCH_ROUNDS             P1 rounds of each kind (40)
