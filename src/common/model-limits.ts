@@ -30,6 +30,14 @@ export function modelLimitsProblem(what: string, value: unknown): string | undef
   return `${what}: ${parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ')}`;
 }
 
+const finite = () => z.number().finite();
+/** What the quota workflow takes from outside, parsed before use (built on use). */
+export const quotaPayloadSchemas = {
+  reserve: () => z.object({ tokens: finite().nonnegative(), limits: z.object({}).passthrough() }).strict(),
+  used: () => z.object({ at: finite(), estimated: finite(), used: finite().nonnegative() }).strict(),
+  pause: () => z.object({ until: finite() }).strict(),
+};
+
 export const MODEL_QUOTA_WORKFLOW = 'modelQuotaWorkflow';
 
 /** The one quota workflow of a model for the workers of a task queue (one fleet). */

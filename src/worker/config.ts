@@ -100,20 +100,26 @@ export function readLiveSettings(address: string | undefined, url: string | unde
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port, ...(advertised ? { url: advertised } : {}) };
 }
 
-function optionalModelLimits(limits: Record<string, ModelLimits> | undefined): Pick<WorkerConfig, 'modelLimits'> {
-  return limits ? { modelLimits: limits } : {};
+/** The settings that were given (a setting left out stays out, not `undefined`). */
+function definedOnly<T extends object>(settings: T): Partial<T> {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/** AGENT_MODEL_LIMITS: a JSON object of limits by model name. */
-export function readModelLimits(value: string | undefined, what = 'AGENT_MODEL_LIMITS'): Record<string, ModelLimits> | undefined {
+/** A setting given as JSON in a variable: undefined when empty, else parsed and checked by `check`. */
+function readJsonSetting<T>(value: string | undefined, what: string, example: string, check: (parsed: unknown, what: string) => T): T | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch (error) {
-    throw new WorkerConfigurationError(`${what} is not JSON: ${(error as Error).message}. Give e.g. {"gpt-4o": {"requestsPerMinute": 500, "tokensPerMinute": 30000}}.`);
+    throw new WorkerConfigurationError(`${what} is not JSON: ${(error as Error).message}. Give e.g. ${example}.`);
   }
-  return checkedModelLimits(parsed, what);
+  return check(parsed, what);
+}
+
+/** AGENT_MODEL_LIMITS: a JSON object of limits by model name. */
+export function readModelLimits(value: string | undefined, what = 'AGENT_MODEL_LIMITS'): Record<string, ModelLimits> | undefined {
+  return readJsonSetting(value, what, '{"gpt-4o": {"requestsPerMinute": 500, "tokensPerMinute": 30000}}', checkedModelLimits);
 }
 
 export function checkedModelLimits(value: unknown, what = 'modelLimits'): Record<string, ModelLimits> {
@@ -122,20 +128,9 @@ export function checkedModelLimits(value: unknown, what = 'modelLimits'): Record
   return value as Record<string, ModelLimits>;
 }
 
-function optionalUserBudgets(budgets: Record<string, Budget> | undefined): Pick<WorkerConfig, 'userBudgets'> {
-  return budgets ? { userBudgets: budgets } : {};
-}
-
 /** AGENT_USER_BUDGETS: a JSON object of budgets by user id (`*` for any user). */
 export function readUserBudgets(value: string | undefined, what = 'AGENT_USER_BUDGETS'): Record<string, Budget> | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch (error) {
-    throw new WorkerConfigurationError(`${what} is not JSON: ${(error as Error).message}. Give e.g. {"*": {"cost": 5}, "alice": {"tokens": 1000000}}.`);
-  }
-  return checkedUserBudgets(parsed, what);
+  return readJsonSetting(value, what, '{"*": {"cost": 5}, "alice": {"tokens": 1000000}}', checkedUserBudgets);
 }
 
 export function checkedUserBudgets(value: unknown, what = 'userBudgets'): Record<string, Budget> {
@@ -156,8 +151,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     workspace,
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
     live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
-    ...optionalUserBudgets(readUserBudgets(env.AGENT_USER_BUDGETS)),
-    ...optionalModelLimits(readModelLimits(env.AGENT_MODEL_LIMITS)),
+    ...definedOnly({ userBudgets: readUserBudgets(env.AGENT_USER_BUDGETS), modelLimits: readModelLimits(env.AGENT_MODEL_LIMITS) }),
     textToolCallModels: (env.AGENT_TEXT_TOOL_CALLS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
   };
 }

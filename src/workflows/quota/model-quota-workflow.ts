@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
-import { z } from 'zod';
-import { modelLimitsSchema, quotaPausedUntilQuery, quotaPauseSignal, quotaUsedSignal, reserveQuotaUpdate } from '../../common/model-limits';
+import { modelLimitsSchema, quotaPayloadSchemas, quotaPausedUntilQuery, quotaPauseSignal, quotaUsedSignal, reserveQuotaUpdate } from '../../common/model-limits';
+import { nowMs } from '../clock';
 import { emptyBook, grant, pauseUntil, prune, recordUsage, type QuotaBook } from './quota-schedule';
 
 export interface ModelQuotaInput {
@@ -14,11 +14,6 @@ const IDLE_END = '1 hour';
 /** Continue as new well before Temporal's suggestion: each grant costs a few events. */
 const MAX_HISTORY_EVENTS = 5_000;
 
-const number = () => z.number().finite();
-const requestSchema = () => z.object({ tokens: number().nonnegative(), limits: z.object({}).passthrough() }).strict();
-const usageSchema = () => z.object({ at: number(), estimated: number(), used: number().nonnegative() }).strict();
-const pauseSchema = () => z.object({ until: number() }).strict();
-
 /**
  * The quota of one model for the whole fleet: every worker's model call asks it (an update,
  * answered at once) when it may start, and waits until then; a 429 pauses every later start.
@@ -26,16 +21,16 @@ const pauseSchema = () => z.object({ until: number() }).strict();
  */
 export async function modelQuotaWorkflow(input: ModelQuotaInput): Promise<void> {
   const book = input.carried ?? emptyBook();
-  let lastAsked = Date.now();
+  let lastAsked = nowMs();
   setHandler(
     reserveQuotaUpdate,
     (request) => {
-      lastAsked = Date.now();
+      lastAsked = nowMs();
       return grant(book, lastAsked, request.tokens, request.limits);
     },
     {
       validator: (request) => {
-        requestSchema().parse(request);
+        quotaPayloadSchemas.reserve().parse(request);
         const limits = modelLimitsSchema().safeParse({ [input.model]: request.limits });
         if (!limits.success) throw new Error(`limits for ${input.model}: ${limits.error.issues.map((issue) => issue.message).join('; ')}`);
       },
@@ -43,12 +38,12 @@ export async function modelQuotaWorkflow(input: ModelQuotaInput): Promise<void> 
   );
   // Signals cannot be refused: one that does not parse is logged and left out.
   setHandler(quotaUsedSignal, (usage) => {
-    const parsed = usageSchema().safeParse(usage);
+    const parsed = quotaPayloadSchemas.used().safeParse(usage);
     if (parsed.success) recordUsage(book, parsed.data);
     else log.warn('Quota usage report ignored: not a usage report', { model: input.model });
   });
   setHandler(quotaPauseSignal, (pause) => {
-    const parsed = pauseSchema().safeParse(pause);
+    const parsed = quotaPayloadSchemas.pause().safeParse(pause);
     if (parsed.success) pauseUntil(book, parsed.data.until);
     else log.warn('Quota pause ignored: not a pause', { model: input.model });
   });
@@ -57,12 +52,12 @@ export async function modelQuotaWorkflow(input: ModelQuotaInput): Promise<void> 
   for (;;) {
     const due = await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > MAX_HISTORY_EVENTS, IDLE_END);
     if (!due) {
-      const now = Date.now();
+      const now = nowMs();
       if (now - lastAsked >= 3_600_000 && book.pausedUntil <= now && book.grants.every((entry) => entry.at <= now)) return;
       continue;
     }
     await condition(allHandlersFinished);
-    prune(book, Date.now());
+    prune(book, nowMs());
     await continueAsNew<typeof modelQuotaWorkflow>({ model: input.model, carried: book });
   }
 }
