@@ -11,7 +11,7 @@ const { spawn, spawnSync, execFile } = require('node:child_process');
  * `name=Type` pairs for `--search-attribute`. The same list as SEARCH_ATTRIBUTE_FLAGS in
  * src/common/search-attributes.ts (test/docker-compose.test.ts checks that they agree).
  */
-const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'AgentTotalTokens=Int', 'AgentSessionId=Keyword', 'AgentTurns=Int'];
+const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'AgentTotalTokens=Int', 'AgentSessionId=Keyword', 'AgentTurns=Int', 'AgentForkOf=Keyword'];
 
 /**
  * Dynamic configuration of the dev server (docs/production.md, "What a cluster should enable"): eager

@@ -19,6 +19,7 @@ import { resultCommand } from './commands/result';
 import { startCommand } from './commands/start';
 import { submitCommand } from './commands/submit';
 import { addInputCommand } from './commands/add-input';
+import { forkCommand } from './commands/fork';
 import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
 import { streamCommand } from './commands/stream';
@@ -44,6 +45,7 @@ export const COMMANDS: CliCommand[] = [
   denyCommand,
   submitCommand,
   addInputCommand,
+  forkCommand,
   groupsCommand,
   toolsCommand,
   bundleCommand,

@@ -6,7 +6,7 @@ import type { temporal } from '@temporalio/proto';
 import { workflowStatusName } from './run-execution';
 import { START_INPUT_VERSION, type RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
-import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
+import { AGENT_FORK_OF, AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent-workflow';
 import { AgentRun } from './agent-run';
 import { readWaitingCalls, waitingRunsQuery, type WaitingCallsOptions, type WaitingCallsPage } from './waiting-calls';
@@ -44,6 +44,8 @@ export interface StartOptions {
    * limit is the smaller): `{ cost: 2 }`, `{ tokens: 200_000, onReached: 'stop' }`, … (see Budget).
    */
   budget?: Budget;
+  /** The model the run calls in place of the agent's (its fallbacks are not used): an eval on another model, say. */
+  model?: string;
 }
 
 /**
@@ -86,6 +88,8 @@ export interface RunSummary {
   /** Conversations only: the session id and the messages answered so far. */
   sessionId?: string;
   turns?: number;
+  /** Forks only: the workflow id of the run it was forked from. */
+  forkOf?: string;
 }
 
 function runSummaryOf(execution: temporal.api.workflow.v1.IWorkflowExecutionInfo): RunSummary {
@@ -100,13 +104,26 @@ function runSummaryOf(execution: temporal.api.workflow.v1.IWorkflowExecutionInfo
     startTime: optionalTsToDate(execution.startTime) ?? new Date(0),
     ...(closeTime ? { closeTime } : {}),
     ...conversationFields(attributes),
+    ...forkField(attributes),
   };
+}
+
+function forkField(attributes: TypedSearchAttributes): Pick<RunSummary, 'forkOf'> {
+  const forkOf = attributes.get(AGENT_FORK_OF);
+  return forkOf !== undefined ? { forkOf } : {};
 }
 
 function conversationFields(attributes: TypedSearchAttributes): Pick<RunSummary, 'sessionId' | 'turns'> {
   const sessionId = attributes.get(AGENT_SESSION_ID);
   const turns = attributes.get(AGENT_TURNS);
   return { ...(sessionId !== undefined ? { sessionId } : {}), ...(turns !== undefined ? { turns } : {}) };
+}
+
+/** A model name given to start a run on: a non-empty string, refused before anything is sent. */
+function checkedModel(model: unknown): string | undefined {
+  if (model === undefined) return undefined;
+  if (typeof model !== 'string' || model.trim() === '') throw new TypeError('`model` must be a model name (a non-empty string).');
+  return model;
 }
 
 function promptSummary(agent: string, prompt: string): string {
@@ -153,6 +170,7 @@ export class AgentClient {
     };
     const workflowId = options.id ?? `${agent}-${Math.random().toString(36).slice(2, 10)}`;
     const budget = checkedBudget('budget', options.budget);
+    const model = checkedModel(options.model);
     const input = {
       agent,
       prompt: options.prompt,
@@ -162,6 +180,7 @@ export class AgentClient {
         ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),
         ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
         ...(budget !== undefined ? { budget } : {}),
+        ...(model !== undefined ? { model } : {}),
       },
     };
     checkStartInputSize(agent, workflowId, input, this.config.maxPayloadBytes);
@@ -185,6 +204,7 @@ export class AgentClient {
       this.config.maxPayloadBytes,
       handle.eagerlyStarted ?? false,
       dataParserOf(agentRef),
+      this.linkFor,
     );
   }
 
@@ -205,8 +225,10 @@ export class AgentClient {
    */
   get<TData = unknown>(workflowId: string, agent?: AgentRef<TData>): AgentRun<TData> {
     const parse = agent === undefined ? undefined : dataParserOf(agent);
-    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId), this.config.maxPayloadBytes, false, parse);
+    return new AgentRun(this.client.workflow.getHandle(workflowId), this.link(workflowId), this.config.maxPayloadBytes, false, parse, this.linkFor);
   }
+
+  private readonly linkFor = (workflowId: string, runId?: string): string => this.link(workflowId, runId);
 
   link(workflowId: string, runId?: string): string {
     return runWebUiLink(this.config, workflowId, runId);

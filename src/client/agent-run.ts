@@ -28,6 +28,7 @@ import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
 import type { DataParser, RunResult } from './typed-data';
 import { streamRun, type StreamOptions } from './stream/run-stream';
 import type { StreamItem } from './stream/stream-items';
+import { startFork, type ForkOptions } from './fork/start-fork';
 
 function heldBySubAgent(error: unknown): string | undefined {
   const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
@@ -83,6 +84,8 @@ export class AgentRun<TData = unknown> {
     readonly eagerlyStarted = false,
     /** Parses the typed answer with the agent's output schema (given the agent's definition). */
     private readonly parseData?: DataParser,
+    /** The Web UI link of another run (a fork's), as the client that made this handle writes it. */
+    private readonly linkFor?: (workflowId: string, runId?: string) => string,
   ) {}
 
   get workflowId(): string {
@@ -133,6 +136,22 @@ export class AgentRun<TData = unknown> {
       (got) => new Error(`Run ${this.workflowId} answered messages up to ${got} of ${from}…${to}`),
     );
     return { messages, from, to, total };
+  }
+
+  /**
+   * A new run from this run's conversation as it stood after its event `at` (a `seq` of
+   * `events()`): its messages, the results its tools had given, its spend, tool groups and session
+   * rules. Nothing that ran before that point runs again (a call that had not finished is answered
+   * as not run); the fork calls the model next, with `message`, `model` and `instructions` when
+   * given. A conversation forks into a conversation (the handle's `workflowId`); a sub-agent's
+   * run into a run of its agent. Refused with ForkRefusedError before anything starts when the
+   * point or an edit is not one the run allows.
+   */
+  async fork(options: ForkOptions): Promise<AgentRun> {
+    const started = await startFork(this, options, this.maxPayloadBytes);
+    const handle = this.handle.client.getHandle<typeof agentWorkflow>(started.workflowId);
+    const link = this.linkFor?.(started.workflowId, started.runId) ?? this.webUiUrl.replace(encodeURIComponent(this.workflowId), encodeURIComponent(started.workflowId));
+    return new AgentRun(handle, link, this.maxPayloadBytes, false, undefined, this.linkFor);
   }
 
   state(): Promise<AgentRunState> {

@@ -36,6 +36,8 @@ export interface ConversationOptions {
   maxItersPerTurn?: number;
   /** Continue as new between turns once the history passes this many events (Temporal's suggestion also counts). */
   continueAsNewAfterEvents?: number;
+  /** The model the conversation calls in place of the agent's (its fallbacks are not used). */
+  model?: string;
   /** The conversation's share of the task queue among other users' runs: its `runtime.userId` by default (see FairnessOption). */
   fairness?: FairnessOption;
   /** What the conversation may spend on model calls across all its turns (see Budget); used when the first message starts it. */
@@ -138,6 +140,7 @@ export class Conversation<TData = unknown> {
       ...(this.options.maxItersPerTurn !== undefined ? { maxItersPerTurn: this.options.maxItersPerTurn } : {}),
       ...(this.options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.options.continueAsNewAfterEvents } : {}),
       ...(this.options.budget !== undefined ? { budget: this.options.budget } : {}),
+      ...(this.options.model !== undefined ? { model: this.options.model } : {}),
     };
     const priority = fairnessPriority(this.options.runtime?.userId, this.options.fairness);
     return new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {

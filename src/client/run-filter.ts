@@ -5,9 +5,13 @@ function literal(value: string): string {
   return `'${value.replace(/['"\\]/g, '')}'`;
 }
 
-/** The visibility filter of runs of one agent and/or status. */
-export function runFilter(options: { agent?: string; status?: RunStatus }): string | undefined {
-  const filters = [...(options.agent ? [`AgentName = ${literal(options.agent)}`] : []), ...(options.status ? [`AgentStatus = ${literal(options.status)}`] : [])];
+/** The visibility filter of runs of one agent, status and/or forked from one run. */
+export function runFilter(options: { agent?: string | undefined; status?: RunStatus | undefined; forkOf?: string | undefined }): string | undefined {
+  const filters = [
+    ...(options.agent ? [`AgentName = ${literal(options.agent)}`] : []),
+    ...(options.status ? [`AgentStatus = ${literal(options.status)}`] : []),
+    ...(options.forkOf ? [`AgentForkOf = ${literal(options.forkOf)}`] : []),
+  ];
   return filters.length > 0 ? filters.join(' AND ') : undefined;
 }
 

@@ -1,3 +1,4 @@
+import type { ForkStart } from './fork';
 import { defineUpdate } from '@temporalio/workflow';
 import { durationMs, durationProblem } from './duration';
 import type { Budget } from './budget';
@@ -28,8 +29,12 @@ export interface ConversationInput {
   continueAsNewAfterEvents?: number;
   /** The conversation's budget, spanning its turns (and its runs continued as new). */
   budget?: Budget;
+  /** The model the conversation calls in place of the agent's (its fallbacks are not used). */
+  model?: string;
   /** Set only by continue-as-new. */
   carried?: CarriedConversation;
+  /** Set when the conversation is a fork of another conversation or run: what it starts from. */
+  fork?: ForkStart;
 }
 
 export interface CarriedConversation extends CarriedState {

@@ -57,6 +57,12 @@ export type AgentEventBody =
   | { type: 'budget_reached'; limit: Spend; spent: Spend; next: Spend; onReached: 'ask' | 'stop'; callId?: string; more?: Spend }
   /** A person allowed more on the budget call `callId` (its `permission_decided` says when and how): the limit is now `limit`. */
   | { type: 'budget_raised'; callId: string; allowed: Spend; limit: Spend; answeredBy?: string }
+  /** The active tool groups changed: by the model's `reset_equipped_tools` call or by a person's setGroups. */
+  | { type: 'groups_changed'; active: string[]; by: 'model' | 'user' }
+  /** An approval with `remember: 'session'` added a rule the rest of the run allows calls by. */
+  | { type: 'session_rule_added'; rule: string; callId: string }
+  /** The run is a fork of run `of`, started from its conversation as it stood after its event `after` (a seq). */
+  | { type: 'run_forked'; of: string; after: number; agent: string; model?: string }
   | { type: 'run_finished'; status: RunStatus; output: string; usage?: TokenUsage; cost?: number }
   /** A tool call started a sub-agent run (a child workflow, `workflowId`). */
   | { type: 'subagent_started'; callId: string; tool: string; agent: string; workflowId: string; depth: number; task: string }

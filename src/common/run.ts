@@ -7,6 +7,7 @@ import type { PermissionDecision } from './permissions';
 import type { RuntimeContext } from './runtime';
 import type { JsonSchema } from './tools';
 import type { TopRun } from './contracts/published-waits';
+import type { ForkOrigin, ForkStart } from './fork';
 import type { RepeatedCall, ToolCallRecord } from './tool-call-record';
 
 /** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
@@ -23,6 +24,8 @@ export interface AgentRunOptions {
   continueAsNewAfterEvents?: number;
   /** This run's budget (with the agent's, each limit the smaller); a sub-agent's is what is left of its parent's. */
   budget?: Budget;
+  /** The model this run calls in place of the agent's (its fallbacks are not used): forks and evals on other models. */
+  model?: string;
 }
 
 /** A sub-agent run's link to the run whose tool call started it. */
@@ -57,6 +60,8 @@ export interface AgentWorkflowInput {
   parent?: ParentRun;
   /** Set only by continue-as-new: the state carried into the next run. */
   carried?: CarriedState;
+  /** Set when the run is a fork of another: the conversation it starts from. */
+  fork?: ForkStart;
 }
 
 /** A tool call waiting for a person (ASK) or for an outside result (external). */
@@ -149,6 +154,8 @@ export interface CarriedState {
   budget?: RunBudget;
   /** The last model call's reported tokens, the base of the next call's estimate (absent before 0.6.0). */
   lastCall?: { promptTokens: number; completionTokens: number; messageCount: number };
+  /** A fork's origin (absent in runs that are not forks). */
+  fork?: ForkOrigin;
 }
 
 export interface AgentRunResult<TData = unknown> {
@@ -217,4 +224,6 @@ export interface AgentRunState {
   output?: string;
   /** With a budget: its limits now, what is spent and what people allowed. */
   budget?: BudgetReport;
+  /** Set when the run is a fork of another run: which, and after which of its events. */
+  fork?: ForkOrigin;
 }

@@ -7,6 +7,8 @@ export const AGENT_TOTAL_TOKENS = defineSearchAttributeKey('AgentTotalTokens', '
 /** Conversations only: the session id, and the messages answered so far. */
 export const AGENT_SESSION_ID = defineSearchAttributeKey('AgentSessionId', 'KEYWORD');
 export const AGENT_TURNS = defineSearchAttributeKey('AgentTurns', 'INT');
+/** Forks only: the workflow id of the run (or conversation) it was forked from. */
+export const AGENT_FORK_OF = defineSearchAttributeKey('AgentForkOf', 'KEYWORD');
 
 /** `name=TYPE` pairs as `temporal server start-dev --search-attribute` takes them. */
-export const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'AgentTotalTokens=Int', 'AgentSessionId=Keyword', 'AgentTurns=Int'];
+export const SEARCH_ATTRIBUTE_FLAGS = ['AgentName=Keyword', 'AgentStatus=Keyword', 'AgentTotalTokens=Int', 'AgentSessionId=Keyword', 'AgentTurns=Int', 'AgentForkOf=Keyword'];

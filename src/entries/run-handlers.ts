@@ -21,4 +21,4 @@ export {
   type SetGroupsRequest,
   type SubmitToolResultRequest,
 } from '../common/definitions';
-export { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TOTAL_TOKENS, AGENT_TURNS } from '../common/search-attributes';
+export { AGENT_FORK_OF, AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TOTAL_TOKENS, AGENT_TURNS } from '../common/search-attributes';

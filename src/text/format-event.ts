@@ -106,6 +106,12 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t} $ budget of ${spendText(event.limit)} reached: ${spendText(event.spent)} spent, the next model call ≈ ${spendText(event.next)}${event.callId ? '' : '; the run stops'}`;
     case 'budget_raised':
       return `${t} $ allowed ${spendText(event.allowed)} more${event.answeredBy ? ` (${event.answeredBy})` : ''}: the budget is ${spendText(event.limit)}`;
+    case 'groups_changed':
+      return `${t}   ⚙ tool groups now ${event.active.join(', ') || 'none'} (by ${event.by})`;
+    case 'session_rule_added':
+      return `${t}   ✔ rule ${event.rule} allowed for the rest of the run`;
+    case 'run_forked':
+      return `${t} ⑂ fork of ${event.of} after its event ${event.after}${event.model ? `, on model ${event.model}` : ''}`;
     case 'run_finished':
       return `${t} ■ ${event.status}: ${event.output}${totals(event.usage, event.cost)}`;
     case 'subagent_started':

@@ -1,6 +1,6 @@
 import type { NativeConnection } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TOTAL_TOKENS, AGENT_TURNS } from '../common/search-attributes';
+import { AGENT_FORK_OF, AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TOTAL_TOKENS, AGENT_TURNS } from '../common/search-attributes';
 
 const IndexedValueType = temporal.api.enums.v1.IndexedValueType;
 
@@ -10,6 +10,7 @@ const REQUIRED = [
   { name: AGENT_TOTAL_TOKENS.name, type: IndexedValueType.INDEXED_VALUE_TYPE_INT },
   { name: AGENT_SESSION_ID.name, type: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
   { name: AGENT_TURNS.name, type: IndexedValueType.INDEXED_VALUE_TYPE_INT },
+  { name: AGENT_FORK_OF.name, type: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
 ];
 
 type Attribute = (typeof REQUIRED)[number];

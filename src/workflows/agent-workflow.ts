@@ -28,6 +28,7 @@ import { describeAgent, userIdOf } from './describe-agent';
 import { reportWaitsToParent } from './sub-agent-waits';
 import { withSpending } from './spending-details';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
+import { noteFork, startFrom, withModel } from './fork-start';
 
 const STOPPED: Record<FinalStatus, string> = { completed: 'finished', max_iterations: 'stopped at the iteration limit', budget_exhausted: 'stopped' };
 
@@ -59,7 +60,9 @@ function continueWhenSuggested(input: AgentWorkflowInput) {
     await condition(allHandlersFinished);
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
-    await continueAsNew<typeof agentWorkflow>({ ...input, carried });
+    // A fork's starting conversation is in the carried state now: the input does not carry it twice.
+    const { fork: _started, ...next } = input;
+    await continueAsNew<typeof agentWorkflow>({ ...next, carried });
   };
 }
 
@@ -71,9 +74,11 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   setHandler(eventsQuery, () => []);
   // Decided before anything else happens, so the patch's marker (in runs of older clients) is the run's first command.
   const sparse = (input.startInputVersion ?? 1) >= START_INPUT_VERSION || patched(SPARSE_SEARCH_ATTRIBUTES_PATCH);
-  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step), userIdOf(input.runtime)));
-  const state = createRunState(input, descriptor);
+  const from = startFrom(input, input.carried !== undefined);
+  const descriptor = input.carried?.descriptor ?? withModel(await describeAgent(input.agent, (step) => (startingStep = step), userIdOf(input.runtime)), from.model);
+  const state = createRunState(input, descriptor, from.fork);
   state.sparseSearchAttributes = sparse;
+  noteFork(state, from);
   installHandlers(state);
   noteIgnoredCost(state, input);
   reportWaitsToParent(state);

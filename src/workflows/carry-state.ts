@@ -23,6 +23,7 @@ export function carryState(state: RunState): CarriedState {
     ...(state.outputRetries > 0 ? { outputRetries: state.outputRetries } : {}),
     ...(state.budget ? { budget: state.budget } : {}),
     ...(state.lastCall ? { lastCall: state.lastCall } : {}),
+    ...(state.fork ? { fork: state.fork } : {}),
   };
 }
 

@@ -29,6 +29,7 @@ import { costField, type RunState } from './run-state';
 import { startingState } from './state-snapshot';
 import { announceAgent, setStatus, setStep } from './status';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
+import { noteFork, startFrom, withModel } from './fork-start';
 
 /** The run-shaped view of a conversation: one state and one loop for both. */
 function asRunInput(input: ConversationInput): AgentWorkflowInput {
@@ -63,7 +64,8 @@ async function continueAsNewBetweenTurns(state: RunState, control: ConversationC
   if (!carriedFits(state, carried)) return;
   if (hasNoticesToHandOver(state)) await handOverNotices(state);
   log.info('Continuing the conversation as new', { turns: control.sent, historyLength: workflowInfo().historyLength });
-  await continueAsNew<typeof conversationWorkflow>({ ...input, carried });
+  const { fork: _started, ...next } = input;
+  await continueAsNew<typeof conversationWorkflow>({ ...next, carried });
 }
 
 async function converse(state: RunState, control: ConversationControl, input: ConversationInput, idleMs: number, perTurn: number) {
@@ -88,15 +90,17 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   let startingStep = 'starting';
   setHandler(stateQuery, () => startingState(asRunInput(input), startingStep));
   setHandler(eventsQuery, () => []);
-  const control: ConversationControl = { queue: [], answers: new Map(), ended: false, sent: input.carried?.turns ?? 0 };
+  const from = startFrom({ fork: input.fork, options: { model: input.model } }, input.carried !== undefined);
+  const control: ConversationControl = { queue: [], answers: new Map(), ended: false, sent: input.carried?.turns ?? from.fork?.turns ?? 0 };
   let maxPayloadBytes = input.carried?.descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installConversationHandlers(control, () => maxPayloadBytes);
   const idleMs = idleTimeoutOf(input);
-  const descriptor = input.carried?.descriptor ?? (await describeAgent(input.agent, (step) => (startingStep = step), userIdOf(input.runtime)));
+  const descriptor = input.carried?.descriptor ?? withModel(await describeAgent(input.agent, (step) => (startingStep = step), userIdOf(input.runtime)), from.model);
   const runInput = { ...asRunInput(input), carried: input.carried };
-  const state = createRunState(runInput, descriptor);
-  if (!input.carried) state.messages = [{ role: 'system', content: descriptor.instructions }];
+  const state = createRunState(runInput, descriptor, from.fork);
+  if (!input.carried && !from.fork) state.messages = [{ role: 'system', content: descriptor.instructions }];
   state.sparseSearchAttributes = true;
+  noteFork(state, from);
   maxPayloadBytes = descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installHandlers(state);
   noteIgnoredCost(state, runInput);

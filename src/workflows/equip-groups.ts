@@ -1,5 +1,8 @@
 import type { AgentDescriptor } from '../common/agent';
 import type { ToolCallResult } from '../common/contracts/tool-calls';
+import { nowIso } from './clock';
+import { recordEvent } from './event-log';
+import type { RunState } from './run-state';
 
 export function describeActiveGroups(descriptor: AgentDescriptor, active: string[]): string {
   if (active.length === 0) return 'All tool groups are currently deactivated.';
@@ -49,4 +52,10 @@ export function changeGroups(
     (name) => (active.includes(name) || (change.activate ?? []).includes(name)) && !(change.deactivate ?? []).includes(name),
   );
   return { active: next, unknown };
+}
+
+/** The run's active groups are now `active`: recorded as an event, so a fork knows them as they stood. */
+export function noteGroups(state: RunState, active: string[], by: 'model' | 'user'): void {
+  state.activeGroups = active;
+  recordEvent(state, { type: 'groups_changed', active, by }, nowIso());
 }

@@ -22,7 +22,7 @@ import {
 } from '../common/definitions';
 import { forwardToSubAgent } from './sub-agent-waits';
 import { allPending, answerProblem, noteSubAgentWaiting, ownPending, recordDecision, recordSubmission, subAgentHolding } from './calls';
-import { changeGroups } from './equip-groups';
+import { changeGroups, noteGroups } from './equip-groups';
 import { eventsAfter } from './event-log';
 import { conversationPage } from './conversation-page';
 import { callIdOf, rejectInput } from './reject-input';
@@ -140,7 +140,7 @@ export function installHandlers(state: RunState): void {
     setGroupsSignal,
     onSignal(state, 'setGroups', (req) => {
       const { active, unknown } = changeGroups(state.descriptor, state.activeGroups, req);
-      state.activeGroups = active;
+      noteGroups(state, active, 'user');
       if (unknown.length > 0) rejectInput(state, 'setGroups', `setGroups: unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')} were ignored`);
     }),
     { description: HANDLER_DESCRIPTIONS.setGroups },

@@ -8,6 +8,7 @@ import type { ParentRun, RunStatus, SubAgentUsage } from '../common/run';
 import type { ToolCallRecord } from '../common/tool-call-record';
 import type { WaitNotice } from '../common/contracts/wait-notice';
 import type { QueuedInput } from '../common/run';
+import type { ForkOrigin } from '../common/fork';
 
 /** The whole state of one run, kept in the workflow. Plain data only: it is carried over continue-as-new. */
 export interface RunState {
@@ -59,6 +60,8 @@ export interface RunState {
   outputRetries: number;
   /** The run's budget, when it has one (see budget.ts); carried over continue-as-new. */
   budget?: RunBudget;
+  /** Set when the run is a fork of another run. */
+  fork?: ForkOrigin;
   /** What the run last published in its memo about its waiting calls (see calls/publish-waits.ts). */
   publishedWaits?: string;
 }

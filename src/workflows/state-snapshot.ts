@@ -25,6 +25,7 @@ export function snapshotState(state: RunState): AgentRunState {
     lastToolCalls: lastAssistant?.role === 'assistant' ? lastAssistant.toolCalls ?? [] : [],
     ...(state.output !== undefined ? { output: state.output } : {}),
     ...(state.budget ? { budget: budgetReport(state, state.budget) } : {}),
+    ...(state.fork ? { fork: state.fork } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { PreparedCall, ToolCallResult } from '../common/contracts/tool-call
 import type { ToolCall, ToolMessage } from '../common/messages';
 import { activities, localActivities } from './activities-proxy';
 import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, finishBatch, settle, startChecking, takeCheck, type AskCall, type GateOutcome } from './calls';
-import { resetEquippedTools } from './equip-groups';
+import { noteGroups, resetEquippedTools } from './equip-groups';
 import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
 import { earlierRun, reusedResult } from './repeated-calls';
@@ -29,7 +29,7 @@ function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
   if (route === 'unauthorized') return errorPlan(call, `Error: Unauthorized tool call: '${call.name}' is not available`);
   if (route === 'meta') {
     const outcome = resetEquippedTools(state.descriptor, call.arguments);
-    if ('active' in outcome) state.activeGroups = outcome.active;
+    if ('active' in outcome) noteGroups(state, outcome.active, 'model');
     return { call, kind: 'result', result: outcome.result };
   }
   return undefined;

@@ -106,7 +106,10 @@ export function endApprovalWait(state: RunState, asks: readonly AskCall[], decid
     if (!decision) change.notices.push(answeredNotice(record, 'approval', { outcome: 'timed_out' }));
     change.decisions.push({ callId: ask.callId, tool: ask.tool, ...describeDecision(decision, timeout) });
     if (decision?.approved && decision.remember === 'session' && ask.decision.suggestedRule) {
-      if (!state.sessionRules.includes(ask.decision.suggestedRule)) state.sessionRules.push(ask.decision.suggestedRule);
+      if (!state.sessionRules.includes(ask.decision.suggestedRule)) {
+        state.sessionRules.push(ask.decision.suggestedRule);
+        change.events.push({ type: 'session_rule_added', rule: ask.decision.suggestedRule, callId: ask.callId });
+      }
     }
     return { callId: ask.callId, decision: decision ?? 'timed_out' };
   });
