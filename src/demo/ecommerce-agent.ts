@@ -1,7 +1,9 @@
 import { defineAgent } from '../toolkit/define-agent';
 import { getWeather, queryOrder, requestRefund, trackLogistics } from './shop-tools';
 
-export const DEMO_PROMPT = '帮我查一下订单 ORD-2024-001 的物流状态';
+/** The order DEMO_PROMPT asks about (its data: shop-data.ts). */
+export const DEMO_ORDER = 'ORD-2024-001';
+export const DEMO_PROMPT = `帮我查一下订单 ${DEMO_ORDER} 的物流状态`;
 
 export const ecommerceAgent = defineAgent({
   name: 'ecommerce-cs',

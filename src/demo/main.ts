@@ -10,13 +10,17 @@ import { askYesNo } from './ask-yes-no';
 import { CODER_PROMPT } from './coder-agent';
 import { prepareCoderWorkspace } from './coder-workspace';
 import { demoModelScript } from './demo-model-script';
-import { DEMO_PROMPT } from './ecommerce-agent';
+import { withWrongAnswers } from './wrong-answers';
+import { answered, failedChecks, reportsRefund, statesOrderStatus, type AnswerCheck } from './answer-checks';
+import { describeRunFailure } from '../client/run-failure';
+import { DEMO_ORDER, DEMO_PROMPT } from './ecommerce-agent';
 import { RESEARCH_PROMPT } from './research-agents';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalForDemo } from './temporal-for-demo';
 
-const REFUND_PROMPT = '订单 ORD-2024-002 的手机壳有裂痕，我要退款';
+const REFUND_ORDER = 'ORD-2024-002';
+const REFUND_PROMPT = `订单 ${REFUND_ORDER} 的手机壳有裂痕，我要退款`;
 /** What `--chat` says when nobody types (no terminal): a question, the order id, then a follow-up that needs the order from before. */
 const CHAT_LINES = ['我的快递到哪了？', 'ORD-2024-002', '手机壳有裂痕，我要退款'];
 
@@ -37,7 +41,11 @@ async function decide(question: string, stop: AbortSignal): Promise<boolean | un
   return askYesNo(question, stop);
 }
 
-async function runDemo(client: AgentClient, agent: string, prompt: string, stop: AbortSignal): Promise<void> {
+/**
+ * One run, followed live, then its answer checked (see answer-checks.ts): each check is printed
+ * passed or failed; the number failed is returned.
+ */
+async function runDemo(client: AgentClient, agent: string, prompt: string, stop: AbortSignal, checks: readonly AnswerCheck[] = [answered]): Promise<number> {
   const run = await client.start(agent, { prompt, userId: 'u-1001' });
   console.log(`\n> ${prompt}`);
   log(`run ${run.workflowId} — Web UI: ${run.webUiUrl}`);
@@ -53,6 +61,20 @@ async function runDemo(client: AgentClient, agent: string, prompt: string, stop:
       else await run.deny(event.callId, 'denied at the terminal');
     }
   }
+  if (stop.aborted) return 0;
+  let result;
+  try {
+    result = await run.result();
+  } catch (error) {
+    log(`CHECK FAILED: ${describeRunFailure(run.workflowId, error)}`);
+    return 1;
+  }
+  const failed = failedChecks(result, checks);
+  for (const check of checks) {
+    const failure = failed.find((f) => f.what === check.what);
+    log(failure ? `CHECK FAILED: ${check.what}: ${failure.problem}` : `check passed: ${check.what}`);
+  }
+  return failed.length;
 }
 
 /**
@@ -113,7 +135,7 @@ async function main(): Promise<void> {
     modelOverrides = { openaiBaseUrl: local.baseURL, defaultModel: local.model, textToolCallModels: ['*'] };
     log(`Model: ${local.model} at ${local.baseURL} (llama-server, pid ${local.pid}); it may be slow and wrong, the run stays right.`);
   } else if (!config.openaiApiKey && !config.openaiBaseUrl) {
-    const scripted = await startScriptedModelServer({ script: demoModelScript });
+    const scripted = await startScriptedModelServer({ script: process.env.DEMO_WRONG_ANSWERS === '1' ? withWrongAnswers(demoModelScript) : demoModelScript });
     cleanups.push(() => scripted.close());
     modelOverrides = { openaiBaseUrl: scripted.baseURL, defaultModel: 'scripted-model' };
     log('No OPENAI_API_KEY is set: the agent talks to the project\'s scripted model (a local fake, not an LLM).');
@@ -135,21 +157,26 @@ async function main(): Promise<void> {
 
   const client = await AgentClient.connect({ address: temporal.address, webUiUrl: temporal.uiUrl });
   cleanups.push(() => client.close());
+  let failed = 0;
   if (args.chat) {
     await chatDemo(temporal.address, args.agent);
   } else if (args.agent === 'coder') {
     log(`The coder works on a fresh copy of the demo project: ${prepareCoderWorkspace(config.workspace)}`);
-    await runDemo(client, 'coder', args.prompt ?? CODER_PROMPT, stop.signal);
+    failed += await runDemo(client, 'coder', args.prompt ?? CODER_PROMPT, stop.signal);
   } else if (args.agent === 'research') {
     log('The lead sends three researchers at once; each is a child workflow (Relationships in the Web UI), its steps indented below.');
-    await runDemo(client, 'research', args.prompt ?? RESEARCH_PROMPT, stop.signal);
+    failed += await runDemo(client, 'research', args.prompt ?? RESEARCH_PROMPT, stop.signal);
   } else if (args.agent === 'ecommerce-cs') {
-    await runDemo(client, 'ecommerce-cs', args.prompt ?? DEMO_PROMPT, stop.signal);
-    if (!args.prompt) await runDemo(client, 'ecommerce-cs', REFUND_PROMPT, stop.signal);
+    failed += await runDemo(client, 'ecommerce-cs', args.prompt ?? DEMO_PROMPT, stop.signal, args.prompt ? [answered] : [answered, statesOrderStatus(DEMO_ORDER)]);
+    if (!args.prompt) failed += await runDemo(client, 'ecommerce-cs', REFUND_PROMPT, stop.signal, [answered, reportsRefund(REFUND_ORDER)]);
   } else {
     throw new Error(`Unknown demo agent '${args.agent}': use ecommerce-cs (default), coder or research.`);
   }
-  log(`Done. Browse the runs in the Web UI: ${temporal.uiUrl}/namespaces/default/workflows`);
+  if (failed > 0) {
+    // The runs ended as they should; the answers did not: said plainly, and the exit code says it too.
+    log(`${failed} answer check(s) FAILED (see CHECK FAILED above): the model's answers were wrong. The runs are in the Web UI: ${temporal.uiUrl}/namespaces/default/workflows`);
+    process.exitCode = 1;
+  } else log(`Done. Browse the runs in the Web UI: ${temporal.uiUrl}/namespaces/default/workflows`);
   if (process.stdin.isTTY) {
     log('The server and worker keep running so the Web UI stays up; press Ctrl-C to stop them.');
     await new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve()));

@@ -7,12 +7,19 @@ import { argumentsText } from './tool-call-parts';
  * Llama's `<|python_tag|>{…}`, and a JSON object (or array of them) naming a tool, bare or in a
  * code fence. A call is an object with a `name` (or `function.name`) and `arguments` or
  * `parameters`; its name need not be offered: a call of an unknown tool is then the model's
- * mistake, answered with an error result it reads, never taken for the final answer. Hand-written
- * because the formats are the models', not a grammar a library covers.
+ * mistake, answered with an error result it reads, never taken for the final answer. Whatever
+ * wraps a call (other tags such as `<json>`, a fence, a lead-in sentence) is not part of it, and
+ * markup left empty once the call is out is no text. Hand-written because the formats are the
+ * models', not a grammar a library covers.
  */
 
 const TAGGED = /<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g;
-const MARKERS = /\[TOOL_CALLS\]|<\|python_tag\|>|<\|tool_calls?\|>|<function_calls>|<\/function_calls>/g;
+/** Markers and wrapper tags the models put around calls; none of them is text of the reply. */
+const MARKERS = /\[TOOL_CALLS\]|<\|python_tag\|>|<\|tool_calls?\|>|<\/?(?:function_calls?|tool_calls?|json)>/g;
+/** A tag pair or a code fence with nothing in it, as a call taken out of it leaves (`<json></json>`, "```json ```"). */
+const EMPTY_MARKUP = /<([a-zA-Z_][\w-]*)>\s*<\/\1>|```[\w-]*\s*```/g;
+/** Closing tags and fences that end a reply after a call, which belong to no call. */
+const CLOSING_MARKUP = /(?:\s*(?:<\/[a-zA-Z_][\w-]*>|```))+\s*$/;
 
 interface Found {
   call: Omit<ToolCall, 'id'>;
@@ -83,11 +90,25 @@ function callsIn(value: unknown): Omit<ToolCall, 'id'>[] {
   return call ? [call] : [];
 }
 
-/** A reply that starts as a call would (`{"name": "x", "arguments": …`) but is no JSON: a call all the same, whose arguments fail to parse. */
-const BROKEN_CALL = /^\s*(?:```(?:json)?\s*)?(?:<tool_call>\s*)?\{\s*"name"\s*:\s*"([^"]+)"\s*,\s*"(?:arguments|parameters)"\s*:\s*([\s\S]*)$/;
+/** Where a call starts as a call would (`{"name": "x", "arguments": …`), after a lead-in or a wrapper or not. */
+const CALL_START = /\{\s*"name"\s*:\s*"([^"]+)"\s*,\s*"(?:arguments|parameters)"\s*:\s*/;
+
+/**
+ * A reply that holds the start of a call but no JSON of one: a call all the same, whose arguments
+ * (the rest of the reply, but the closing markup after them) fail to parse or are read as written.
+ */
+function brokenCall(text: string): Found[] {
+  const start = CALL_START.exec(text);
+  if (!start) return [];
+  const argsFrom = start.index + start[0].length;
+  const closing = CLOSING_MARKUP.exec(text.slice(argsFrom));
+  const end = closing ? argsFrom + closing.index : text.length;
+  return [{ call: { name: start[1]!, arguments: text.slice(argsFrom, end).trim() }, start: start.index, end }];
+}
 
 function found(text: string): Found[] {
-  const tagged = [...text.matchAll(TAGGED)];
+  // An empty `<tool_call></tool_call>` is markup left over, not a call.
+  const tagged = [...text.matchAll(TAGGED)].filter((match) => match[1]!.trim() !== '');
   if (tagged.length > 0) {
     return tagged.flatMap((match) => {
       const inner = jsonSpans(match[1]!).flatMap((span) => callsIn(span.value));
@@ -98,11 +119,20 @@ function found(text: string): Found[] {
   }
   const calls = jsonSpans(text).flatMap((span) => callsIn(span.value).map((call) => ({ call, start: span.start, end: span.end })));
   if (calls.length > 0) return calls;
-  const broken = BROKEN_CALL.exec(text);
-  return broken ? [{ call: { name: broken[1]!, arguments: broken[2]!.trim() }, start: 0, end: text.length }] : [];
+  return brokenCall(text);
 }
 
-/** The text left once the calls (and their markers and empty code fences) are taken out. */
+/** The text without its markers and its empty markup (nested empty markup included). */
+function withoutMarkup(text: string): string {
+  let kept = text.replace(MARKERS, '');
+  for (let before = ''; before !== kept; ) {
+    before = kept;
+    kept = kept.replace(EMPTY_MARKUP, '');
+  }
+  return kept.trim();
+}
+
+/** The text left once the calls (and their markers and empty markup) are taken out. */
 function rest(text: string, calls: Found[]): string {
   let kept = '';
   let at = 0;
@@ -112,21 +142,25 @@ function rest(text: string, calls: Found[]): string {
     at = end;
   }
   kept += text.slice(at);
-  return kept.replace(MARKERS, '').replace(/```(?:json)?\s*```/g, '').trim();
+  return withoutMarkup(kept);
 }
 
 /**
  * The reply with the calls its text holds as tool calls (ids `text_call_N`, which the workflow
- * makes unique), when tools were offered and it has no native ones; the reply as it is otherwise.
+ * makes unique), when it has no native ones; a reply that is only markup is empty. Without tools
+ * offered (the summary at the iteration limit) a call written as text cannot run and is no answer
+ * either: it is taken out, and a reply that was only a call is left empty (the workflow then ends
+ * the run with what the model wrote last, see workflows/iteration-limit.ts).
  */
 export function readTextToolCalls(message: AssistantMessage, offered: number): AssistantMessage {
-  // Without tools offered (the summary at the iteration limit) a reply is the answer, whatever it holds.
-  if (offered === 0 || (message.toolCalls?.length ?? 0) > 0 || !message.content) return message;
+  if ((message.toolCalls?.length ?? 0) > 0 || !message.content) return message;
   const calls = found(message.content);
-  if (calls.length === 0) return message;
-  const toolCalls = calls.map(({ call }, index): ToolCall => ({ id: `text_call_${index}`, ...call }));
+  if (calls.length === 0) return withoutMarkup(message.content) === '' ? { ...message, content: null } : message;
   const text = rest(message.content, calls);
-  return { ...message, content: text === '' ? null : text, toolCalls };
+  const content = text === '' ? null : text;
+  if (offered === 0) return { ...message, content };
+  const toolCalls = calls.map(({ call }, index): ToolCall => ({ id: `text_call_${index}`, ...call }));
+  return { ...message, content, toolCalls };
 }
 
 /** Whether calls are read from this reply's text: the agent's model settings say so, or the worker does for this model. */

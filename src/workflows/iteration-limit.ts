@@ -1,4 +1,4 @@
-import type { ToolCall, ToolMessage, UserMessage } from '../common/messages';
+import type { Message, ToolCall, ToolMessage, UserMessage } from '../common/messages';
 
 export function limitMessage(maxIters: number): string {
   return `Tool execution cancelled because maximum iterations limit (${maxIters}) was reached`;
@@ -22,6 +22,21 @@ export function summaryRequest(maxIters: number): UserMessage {
       `The maximum number of iterations (${maxIters}) was reached and tools are no longer available. ` +
       'Answer now: summarize what was done, the results so far, and what remains.',
   };
+}
+
+/**
+ * The output of a loop that ended at its limit: the summary (the last message), unless it holds no
+ * text. A summary that was only a call written as text comes back empty (the worker takes out a
+ * call it cannot run, see model/text-tool-calls.ts), and an empty one is no answer either: the
+ * output is then the last text the model wrote in this loop (its messages from `from`), or a note
+ * that it gave none. Only the output changes, no command, so recorded runs replay the same.
+ */
+export function summaryOutput(messages: readonly Message[], from: number, maxIters: number): string {
+  for (let i = messages.length - 1; i >= from; i--) {
+    const message = messages[i]!;
+    if (message.role === 'assistant' && message.content && message.content.trim() !== '') return message.content;
+  }
+  return `No answer: the iteration limit (${maxIters}) was reached and the model wrote no summary.`;
 }
 
 export const EMPTY_REPLY_REMINDER: UserMessage = {

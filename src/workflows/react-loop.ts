@@ -5,7 +5,7 @@ import type { FinalStatus } from '../common/run';
 import { FailureTypes } from '../common/failures';
 import { nowIso } from './clock';
 import { preview, recordEvent } from './event-log';
-import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryRequest } from './iteration-limit';
+import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryOutput, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from './model-step';
 import { compact, isContextTooLong, overBudget } from './compaction';
 import type { CallModelOutput } from '../common/contracts/model-call';
@@ -76,15 +76,18 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
   return message;
 }
 
-/** At the limit: whatever calls the last reply made are not run, and one model call without tools sums up (a typed answer once more). */
-async function summarizeAtLimit(state: RunState, unrun: ToolCall[], limit: number): Promise<LoopEnd> {
+/**
+ * At the limit: whatever calls the last reply made are not run, and one model call without tools
+ * sums up (a typed answer once more). `from`: where this loop's messages start.
+ */
+async function summarizeAtLimit(state: RunState, unrun: ToolCall[], limit: number, from: number): Promise<LoopEnd> {
   state.messages.push(...cancelledAtLimit(unrun, limit), summaryRequest(limit));
   const check = keepWithinBudget(state);
   const end = check && (await check);
   if (end) return budgetExhausted(state, end);
   const summary = await reason(state, false);
   if (state.descriptor.output) return (await typedAnswer(state, summary, 'max_iterations', true))!;
-  return { status: 'max_iterations', output: summary.content ?? '' };
+  return { status: 'max_iterations', output: summaryOutput(state.messages, from, limit) };
 }
 
 /** The budget was reached and not raised: the run's answer is what the model wrote last. */
@@ -107,6 +110,7 @@ function setAside(state: RunState, message: AssistantMessage): undefined {
  * turn of a conversation.
  */
 export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = state.maxIters): Promise<LoopEnd> {
+  const from = state.messages.length;
   for (;;) {
     // Awaited only with a budget past its limit: runs without one replay their commands unchanged.
     const check = keepWithinBudget(state);
@@ -136,14 +140,14 @@ export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = 
       if (end) return end;
     } else {
       state.emptyReplies = 0;
-      if (state.iterations >= state.maxIters) return summarizeAtLimit(state, calls, limit);
+      if (state.iterations >= state.maxIters) return summarizeAtLimit(state, calls, limit, from);
       const early = finalAnswerCall(state.descriptor, calls);
       const others = early ? calls.filter((call) => call !== early) : calls;
       state.messages.push(...(await actOnToolCalls(state, others)), ...(early ? [finalAnswerNotAlone(early)] : []));
     }
 
     // Empty replies count as iterations too; at the limit, ask for the summary.
-    if (state.iterations >= state.maxIters && answers) return summarizeAtLimit(state, [], limit);
+    if (state.iterations >= state.maxIters && answers) return summarizeAtLimit(state, [], limit, from);
     await hooks.afterIteration?.(state);
   }
 }

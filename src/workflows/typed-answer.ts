@@ -17,7 +17,10 @@ import type { RunState } from './run-state';
  * fed back with what is wrong until `maxRetries` are spent.
  */
 
-/** How a typed answer ended the loop: its JSON text (the run's `output`) and the value. */
+/**
+ * How a typed answer ended the loop: its text as the model wrote it (the run's `output`: the
+ * reply's text, or the final-answer call's arguments as sent) and the value.
+ */
 export interface TypedEnd {
   status: FinalStatus;
   output: string;
@@ -77,7 +80,8 @@ export async function typedAnswer(state: RunState, reply: AssistantMessage, stat
       : await checked(state, call ? { arguments: call.arguments } : { text: reply.content ?? '' });
   if (verdict.ok) {
     if (call) state.messages.push(toolMessage(call, 'Answer taken.', 'success'));
-    return { status, output: JSON.stringify(verdict.value), data: verdict.value };
+    // The model's own text, not the value written out again: only the result changes, no command.
+    return { status, output: call ? call.arguments : reply.content ?? '', data: verdict.value };
   }
   state.outputRetries += 1;
   recordEvent(state, { type: 'answer_refused', iteration: state.iterations, problems: verdict.problems, retry: state.outputRetries }, nowIso());

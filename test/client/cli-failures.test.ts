@@ -60,4 +60,35 @@ describe('the CLI says clearly how a run failed or what it waits for', () => {
     expect(done.code).toBe(0);
     expect(done.out[0]).toBe('Refunded.');
   });
+
+  test('result of a run that starts waiting for approval only after result was called says so too (exit 3), instead of waiting for an end that never comes', async () => {
+    let reply: () => void = () => undefined;
+    const replied = new Promise<void>((resolve) => (reply = resolve));
+    // The model's first reply (the call that asks) is held back until `result` is already waiting for the end.
+    env.model.setScript(async (_req, info) => {
+      if (info.turnIndex > 0) return 'Refunded.';
+      await replied;
+      return { toolCalls: [{ name: 'refund', arguments: { order_id: 'W2', amount: 4 } }] };
+    });
+    const run = await env.client.start('cli-fail-shop', { prompt: 'refund W2' });
+    const asked = runCliCaptured(['result', run.workflowId, ...common]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect((await run.state()).pending).toEqual([]);
+    reply();
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([asked, new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), 20_000)))]);
+    clearTimeout(timer);
+    const { pending } = await waitForPending(run);
+    if (outcome === 'still waiting') {
+      await run.approve(pending[0]!.callId);
+      await asked;
+    }
+    expect(outcome).not.toBe('still waiting');
+    const waiting = outcome as Awaited<typeof asked>;
+    expect(waiting.code).toBe(3);
+    expect(waiting.out[0]).toBe(`Run ${run.workflowId} is waiting for a person (awaiting_approval); result --wait waits for its end.`);
+    expect(waiting.out).toContain(`${run.workflowId}  approval  ${pending[0]!.callId}  refund {"order_id":"W2","amount":4}`);
+    await run.approve(pending[0]!.callId);
+    expect((await run.result()).output).toBe('Refunded.');
+  });
 });

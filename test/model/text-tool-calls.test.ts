@@ -44,9 +44,31 @@ describe('tool calls written in the reply text', () => {
     expect(callsOf(text).toolCalls).toEqual([{ id: 'text_call_0', name: 'request_refund', arguments: '{"order_id": "A-2", "reason": "broken","requestedBy":"u-1"}' }]);
   });
 
-  test('without tools offered (the summary at the iteration limit) the text is the answer, whatever it holds', () => {
-    const text = '{"name": "lookup_order", "arguments": {"order_id": "A-1"}}';
-    expect(readTextToolCalls(reply(text), 0)).toEqual(reply(text));
+  test.each([
+    ['wrapped in <json> tags', '<json>\n{"name": "lookup_order", "arguments": {"order_id": "A-1"}}\n</json>', null],
+    ['after a lead-in sentence', 'Sure, I\'ll look that up:\n{"name": "lookup_order", "arguments": {"order_id": "A-1"}}', "Sure, I'll look that up:"],
+    ['after a lead-in, in <json> tags, its last brace missing', 'Sure, I\'ll look that up: <json>{"name": "lookup_order", "arguments": {"order_id": "A-1"}</json>', "Sure, I'll look that up:"],
+    ['after a lead-in, in a fence, its last brace missing', 'Sure, I\'ll look that up:\n```json\n{"name": "lookup_order", "arguments": {"order_id": "A-1"}\n```', "Sure, I'll look that up:"],
+    ['in tags nested in a fence', '```\n<tool_call><json>{"name": "lookup_order", "arguments": {"order_id": "A-1"}}</json></tool_call>\n```', null],
+  ])('a call %s is a call, and the markup around it is no text (Qwen2.5-Coder 0.5B)', (_how, text, left) => {
+    const message = callsOf(text);
+    expect(message.toolCalls).toEqual([{ id: 'text_call_0', name: 'lookup_order', arguments: expect.stringMatching(/^\{"order_id":\s?"A-1"\}$/) }]);
+    expect(message.content).toBe(left);
+  });
+
+  test('a reply that is only markup left behind is empty, so the model is asked again; markup with text in it stays text', () => {
+    for (const text of ['<json></json>', '<tool_call></tool_call>', '```json\n```', '<tool_call>\n</tool_call>\n```\n```', '[TOOL_CALLS]']) {
+      expect(callsOf(text)).toEqual(reply(null));
+    }
+    for (const text of ['A-1 <b>has shipped</b>.', '```\nconst a = [1];\n```']) expect(callsOf(text)).toEqual(reply(text));
+  });
+
+  test('without tools offered (the summary at the iteration limit) a call written as text is no answer: it is taken out, and the text around it stays', () => {
+    const call = '{"name": "lookup_order", "arguments": {"order_id": "A-1"}}';
+    expect(readTextToolCalls(reply(call), 0)).toEqual(reply(null));
+    expect(readTextToolCalls(reply(`<tool_call>${call}</tool_call>`), 0)).toEqual(reply(null));
+    expect(readTextToolCalls(reply(`Nothing found yet.\n${call}`), 0)).toEqual(reply('Nothing found yet.'));
+    expect(readTextToolCalls(reply('A-1 has shipped.'), 0)).toEqual(reply('A-1 has shipped.'));
   });
 
   test('read when the agent says so, else when the worker names the model (or *)', () => {

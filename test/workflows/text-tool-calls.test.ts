@@ -16,6 +16,12 @@ const lookup = defineTool({
 // A small open model writes its calls as text: first to a tool it was not offered, then with a field the schema lacks, then right.
 const textCaller = defineAgent({ name: 'text-caller', model: { name: 'text-caller', textToolCalls: true }, instructions: 'Look orders up.', tools: [lookup] });
 const plain = defineAgent({ name: 'text-plain', model: { name: 'text-caller', textToolCalls: false }, instructions: 'Look orders up.', tools: [lookup] });
+// As Qwen2.5-Coder 0.5B writes them: a call in <json> tags, then one after a lead-in with its last brace missing, then the tags left empty.
+const wrapped = defineAgent({ name: 'text-wrapped', model: { name: 'text-wrapped', textToolCalls: true }, instructions: 'Look orders up.', tools: [lookup] });
+// At the iteration limit (one iteration) the summary, asked without tools, is a call written as text.
+const atLimit = defineAgent({ name: 'text-at-limit', model: { name: 'text-at-limit', textToolCalls: true }, instructions: 'Look orders up.', tools: [lookup], maxIters: 1 });
+const silentAtLimit = defineAgent({ name: 'text-silent-at-limit', model: { name: 'text-silent-at-limit', textToolCalls: true }, instructions: 'Look orders up.', tools: [lookup], maxIters: 1 });
+const call = (orderId: string) => `{"name": "lookup_order", "arguments": {"order_id": "${orderId}"}}`;
 
 const toolResults = (messages: { role: string }[]) => messages.filter((m): m is ToolMessage => m.role === 'tool').map((m) => m.content);
 
@@ -23,8 +29,11 @@ describe('tool calls a model writes in its text, read as tool calls and checked 
   let env: AgentTestEnv;
   beforeAll(async () => {
     env = await startAgentTestEnv({
-      agents: [textCaller, plain],
+      agents: [textCaller, plain, wrapped, atLimit, silentAtLimit],
       byModel: {
+        'text-wrapped': [`<json>\n${call('A-1')}\n</json>`, `Sure, I'll look that up:\n${call('A-2').slice(0, -1)}`, '<json></json>', 'A-1 and A-2 have shipped.'],
+        'text-at-limit': [`Let me look A-1 up.\n<tool_call>${call('A-1')}</tool_call>`, `<tool_call>${call('A-1')}</tool_call>`],
+        'text-silent-at-limit': [call('A-1'), call('A-1')],
         'text-caller': [
           '<tool_call>\n{"name": "track_order", "arguments": {"order_id": "A-1"}}\n</tool_call>',
           '{"name": "lookup_order", "arguments": {"order_id": "A-1", "priority": "high"}}',
@@ -47,6 +56,29 @@ describe('tool calls a model writes in its text, read as tool calls and checked 
     const calls = result.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls ?? [] : []));
     expect(calls.map((call) => call.name)).toEqual(['track_order', 'lookup_order', 'lookup_order']);
     expect(result.messages.find((m) => m.role === 'assistant' && m.content === 'Let me check.')).toBeDefined();
+  });
+
+  test('a call in <json> tags or after a lead-in runs, and markup left empty is an empty reply, never the answer', async () => {
+    const result = await (await env.client.start('text-wrapped', { prompt: 'Where are A-1 and A-2?' })).result();
+    expect(result.output).toBe('A-1 and A-2 have shipped.');
+    expect(toolResults(result.messages)).toEqual(['A-1: shipped', 'A-2: shipped']);
+    const texts = result.messages.flatMap((m) => (m.role === 'assistant' ? [m.content] : []));
+    expect(texts).toEqual([null, "Sure, I'll look that up:", null, 'A-1 and A-2 have shipped.']);
+    expect(result.messages.filter((m) => m.role === 'user').at(-1)!.content).toMatch(/^Your last reply was empty/);
+  });
+
+  test('a summary at the iteration limit that is only a call written as text is no answer: the output is the last text the model wrote', async () => {
+    const result = await (await env.client.start('text-at-limit', { prompt: 'Where is A-1?' })).result();
+    expect(result.status).toBe('max_iterations');
+    expect(result.output).toBe('Let me look A-1 up.');
+    expect(result.messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', content: null }));
+    expect(result.messages.at(-1)).not.toHaveProperty('toolCalls');
+  });
+
+  test('… or, when it wrote none, a note that no answer was given', async () => {
+    const result = await (await env.client.start('text-silent-at-limit', { prompt: 'Where is A-1?' })).result();
+    expect(result.status).toBe('max_iterations');
+    expect(result.output).toBe('No answer: the iteration limit (1) was reached and the model wrote no summary.');
   });
 
   test('with the setting off, the same text is the final answer, as the model wrote it', async () => {

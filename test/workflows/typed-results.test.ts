@@ -58,7 +58,8 @@ describe('typed results: defineAgent({ output }) on the dev server', () => {
     expect(currency).toBe('EUR');
     expect(result.data).toEqual({ total: 12, currency: 'EUR', lines: [{ item: 'tea', amount: 12 }] });
     expect(result.status).toBe('completed');
-    expect(JSON.parse(result.output)).toEqual({ total: 12, currency: 'eur', lines: [{ item: 'tea', amount: 12 }] });
+    // `output` is the answer's text as the model wrote it (its spacing too), not the value written out again.
+    expect(result.output).toBe('{"total": 12, "currency": "eur", "lines": [{"item": "tea", "amount": 12}]}');
     // A client without the definition reads the answer as the model wrote it.
     expect((await env.client.get(run.workflowId).result()).data).toEqual({ total: 12, currency: 'eur', lines: [{ item: 'tea', amount: 12 }] });
 
@@ -110,7 +111,8 @@ describe('typed results: defineAgent({ output }) on the dev server', () => {
     });
     const run = await env.client.start(buyer, { prompt: 'Buy fruit' });
     const result = await run.result();
-    expect(result.output).toBe('Bought ["apples"]');
+    // The sub-agent's output, its final_answer call's arguments as sent, is the parent's tool result.
+    expect(result.output).toBe('Bought {"answer":["apples"]}');
 
     const pickerRequests = env.model.requests.filter((request) => request.model === 'typed-picker');
     const first = pickerRequests[0]!.body;
@@ -129,6 +131,7 @@ describe('typed results: defineAgent({ output }) on the dev server', () => {
     const child = env.client.get(`${run.workflowId}/call_0_0`, picker);
     const childResult = await child.result();
     expect(childResult.data).toEqual(['apples']);
+    expect(childResult.output).toBe('{"answer":["apples"]}');
     expect(childResult.messages.at(-1)).toEqual(expect.objectContaining({ role: 'tool', content: 'Answer taken.' }));
     await maybeRecordHistory(child, 'typed-result-final-tool');
   });

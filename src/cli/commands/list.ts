@@ -41,9 +41,12 @@ export const listCommand: CliCommand = {
       run.status ?? run.temporalStatus,
       run.startTime.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
       run.sessionId !== undefined ? `${run.sessionId} (${run.turns ?? 0} message(s))` : '',
-      run.forkOf ?? '',
     ]);
-    for (const line of alignedTable([['RUN', 'AGENT', 'STATUS', 'STARTED', 'CONVERSATION', 'FORK OF'], ...rows])) ctx.output.out(line);
+    // A column of forks' origins only when some run listed is a fork.
+    const forks = runs.some((run) => run.forkOf !== undefined);
+    const header = ['RUN', 'AGENT', 'STATUS', 'STARTED', 'CONVERSATION', ...(forks ? ['FORK OF'] : [])];
+    const table = forks ? rows.map((row, i) => [...row, runs[i]!.forkOf ?? '']) : rows;
+    for (const line of alignedTable([header, ...table])) ctx.output.out(line);
     return 0;
   },
 };
