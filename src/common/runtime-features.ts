@@ -25,6 +25,12 @@ export const RUNTIME_FEATURES = {
   publishedWaits: 'published-waits',
   /** Notices still being delivered when the run ends are handed to a workflow of their own instead of being dropped. */
   noticesOutliveRun: 'notices-outlive-run',
+  /**
+   * A read-only tool's call with the same arguments as one that already succeeded is answered from
+   * that result, with a note to the model, instead of running again. Named unless the agent says
+   * `repeatedReadOnlyCalls: 'run'`.
+   */
+  reuseReadOnlyRepeats: 'reuse-read-only-repeats',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];

@@ -1,4 +1,4 @@
-import { CURRENT_RUNTIME_FEATURES } from '../common/runtime-features';
+import { CURRENT_RUNTIME_FEATURES, RUNTIME_FEATURES } from '../common/runtime-features';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import type { AgentDescriptor } from '../common/agent';
 import type { ToolGroupSpec } from '../common/tools';
@@ -82,7 +82,7 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     ...(definition.output
       ? { output: { schema: jsonSchemaOf(definition.output.schema), via: definition.output.via, maxRetries: definition.output.maxRetries } }
       : {}),
-    runtimeFeatures: CURRENT_RUNTIME_FEATURES,
+    runtimeFeatures: definition.repeatedReadOnlyCalls === 'run' ? CURRENT_RUNTIME_FEATURES : [...CURRENT_RUNTIME_FEATURES, RUNTIME_FEATURES.reuseReadOnlyRepeats],
   };
   return { definition, toolkit, descriptor };
 }

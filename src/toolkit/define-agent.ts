@@ -70,6 +70,13 @@ export interface AgentOptions<S extends ZodTypeAny = ZodTypeAny> {
    */
   repeatedCalls?: 'run' | 'reuse';
   /**
+   * A call of a read-only tool with the same arguments as one that already succeeded in this run:
+   * `reuse` its result with a note to the model that it was not run again (the default; small
+   * models call the same lookup over and over), or `run` it again (a tool whose answer changes
+   * with time, polled on purpose).
+   */
+  repeatedReadOnlyCalls?: 'reuse' | 'run';
+  /**
    * What a user message added while the run works does (`run.addInput`): `queue` it for the next
    * model call (the default), or `interrupt` the model call in flight, which is made again with it.
    */

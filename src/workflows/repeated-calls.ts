@@ -4,6 +4,7 @@ import type { RepeatedCall } from '../common/tool-call-record';
 import { preview } from './event-log';
 import type { RunState } from './run-state';
 import { specOf } from './tool-visibility';
+import { hasRuntimeFeature, RUNTIME_FEATURES } from '../common/runtime-features';
 
 /** Arguments as a value that compares equal whatever the key order or spacing the model used. */
 function canonical(text: string): string {
@@ -16,14 +17,8 @@ function canonical(text: string): string {
   }
 }
 
-/**
- * The call of this run that the given one repeats: the same tool (not read-only, where a repeat
- * matters) with the same arguments, which ran and succeeded. Small models ask for the same refund
- * again and again, each under a new call id, so under a new idempotency key.
- */
-export function earlierRun(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
-  const spec = specOf(state.descriptor, call.name);
-  if (!spec || spec.readOnly) return undefined;
+/** The earlier call of this run with the same tool and arguments, which ran and succeeded. */
+function sameEarlierCall(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
   const wanted = canonical(call.arguments);
   const results = new Map(state.messages.flatMap((message) => (message.role === 'tool' && message.state === 'success' ? [[message.toolCallId, message] as const] : [])));
   for (const message of state.messages) {
@@ -36,6 +31,29 @@ export function earlierRun(state: RunState, call: ToolCall): { repeats: Repeated
     }
   }
   return undefined;
+}
+
+/**
+ * The call of this run that the given one repeats: the same tool (not read-only, where a repeat
+ * matters) with the same arguments, which ran and succeeded. Small models ask for the same refund
+ * again and again, each under a new call id, so under a new idempotency key.
+ */
+export function earlierRun(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
+  const spec = specOf(state.descriptor, call.name);
+  if (!spec || spec.readOnly) return undefined;
+  return sameEarlierCall(state, call);
+}
+
+/**
+ * The earlier call a repeated one is answered from without running: any repeat of an agent with
+ * `repeatedCalls: 'reuse'`; a read-only tool's repeat in runs whose worker named the behaviour
+ * (small models call the same lookup again and again, and reading the same answer helps them on).
+ */
+export function reusableRun(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
+  const spec = specOf(state.descriptor, call.name);
+  if (!spec) return undefined;
+  const reuse = spec.readOnly ? hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.reuseReadOnlyRepeats) : state.descriptor.repeatedCalls === 'reuse';
+  return reuse ? sameEarlierCall(state, call) : undefined;
 }
 
 /** What an agent that reuses repeated calls answers instead of running one again. */

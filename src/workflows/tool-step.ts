@@ -5,7 +5,7 @@ import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, finishBa
 import { noteGroups, resetEquippedTools } from './equip-groups';
 import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
-import { earlierRun, reusedResult } from './repeated-calls';
+import { earlierRun, reusableRun, reusedResult } from './repeated-calls';
 import type { RunState } from './run-state';
 import { setStep } from './status';
 import { runSubAgent } from './sub-agent';
@@ -35,10 +35,9 @@ function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
   return undefined;
 }
 
-/** A repeated call an agent answers from the earlier result (`repeatedCalls: 'reuse'`): nothing runs. */
+/** A repeated call answered from the earlier result (see reusableRun): nothing runs. */
 function reused(state: RunState, call: ToolCall): Plan | undefined {
-  if (state.descriptor.repeatedCalls !== 'reuse') return undefined;
-  const earlier = earlierRun(state, call);
+  const earlier = reusableRun(state, call);
   return earlier ? { call, kind: 'result', result: reusedResult(earlier) } : undefined;
 }
 
