@@ -44,6 +44,13 @@ export interface ModelSettings {
    * worker says for the model (AGENT_TEXT_TOOL_CALLS).
    */
   textToolCalls?: boolean;
+  /**
+   * Hold each reply to a call of an offered tool (its arguments fitting the tool's JSON Schema) or
+   * an answer, with the server's JSON-schema response format: for servers that enforce it with a
+   * grammar (llama-server, vLLM), where small models then always write a valid call. Unset: as the
+   * worker says for the model (AGENT_CONSTRAINED_CALLS).
+   */
+  constrainedCalls?: boolean;
 }
 
 /** Everything the workflow needs to know about an agent, as recorded when the run starts. */

@@ -131,8 +131,9 @@ async function main(): Promise<void> {
     const { startLocalModel } = require('../../scripts/local-model.cjs') as typeof import('../../scripts/local-model.cjs');
     const local = await startLocalModel({ model: localModelSize });
     cleanups.push(() => local.stop());
-    // Small open models write their tool calls as text: read them as calls (see docs/providers.md).
-    modelOverrides = { openaiBaseUrl: local.baseURL, defaultModel: local.model, textToolCallModels: ['*'] };
+    // llama-server holds each reply to a call of an offered tool or an answer (its JSON-schema grammar); a reply
+    // that escapes it (cut off at the token limit) is still read for a call written as text (see docs/providers.md).
+    modelOverrides = { openaiBaseUrl: local.baseURL, defaultModel: local.model, textToolCallModels: ['*'], constrainedCallModels: ['*'] };
     log(`Model: ${local.model} at ${local.baseURL} (llama-server, pid ${local.pid}); it may be slow and wrong, the run stays right.`);
   } else if (!config.openaiApiKey && !config.openaiBaseUrl) {
     const scripted = await startScriptedModelServer({ script: process.env.DEMO_WRONG_ANSWERS === '1' ? withWrongAnswers(demoModelScript) : demoModelScript });

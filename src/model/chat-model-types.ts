@@ -55,4 +55,6 @@ export interface ChatModelConfig {
   timeoutMs?: number;
   /** Models whose replies' text is read for tool calls when an agent's settings say nothing (`*`: all); see text-tool-calls.ts. */
   textToolCallModels?: string[];
+  /** Models whose tool calls are held to the offered schemas by the server's JSON-schema response format (`*`: all); see constrained-calls.ts. */
+  constrainedCallModels?: string[];
 }

@@ -11,6 +11,7 @@ import { classifyModelError } from './classify-model-error';
 import { readCompletion } from './read-completion';
 import { readCompletionStream } from './read-completion-stream';
 import { readsTextToolCalls, readTextToolCalls } from './text-tool-calls';
+import { constrainedRequest, constrainsCalls, readConstrainedReply } from './constrained-calls';
 
 const defaultTimeoutMs = 5 * 60_000;
 
@@ -33,8 +34,15 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
   return {
     async complete(request, options = {}) {
       const model = request.model ?? request.settings.name ?? config.defaultModel;
-      const { messages, tools, settings, responseFormat } = request;
+      const { settings } = request;
+      const constrained = constrainsCalls(settings.constrainedCalls, config.constrainedCallModels ?? [], model, request.tools.length);
+      const { messages, tools, responseFormat } = constrained ? constrainedRequest(request) : request;
       const body = buildChatRequest({ model, messages, tools, settings, ...(responseFormat ? { responseFormat } : {}) });
+      // A constrained reply that is no call or answer (cut off at the token limit) is read as text would be.
+      const read = <R extends { message: AssistantMessage; model: string }>(result: R): R => {
+        const message = constrained ? readConstrainedReply(result.message) : result.message;
+        return message !== result.message ? { ...result, message } : withTextCalls(result, settings.textToolCalls, request.tools.length);
+      };
       // The client's own timeout stops at the response headers; this one also bounds the body.
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), timeoutMs);
@@ -44,7 +52,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
           const stream = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, {
             signal,
           });
-          return withTextCalls(await readCompletionStream(stream, model, options), settings.textToolCalls, tools.length);
+          return read(await readCompletionStream(stream, model, options));
         }
         const completion = await client.chat.completions.create(
           body as unknown as ChatCompletionCreateParamsNonStreaming,
@@ -52,7 +60,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
         );
         const result = readCompletion(completion, model);
         if (result.message.content) options.onText?.(result.message.content);
-        return withTextCalls(result, settings.textToolCalls, tools.length);
+        return read(result);
       } catch (error) {
         if (options.signal?.aborted) throw new CancelledFailure(`Call to model ${model} was cancelled.`);
         const cause = deadline.signal.aborted

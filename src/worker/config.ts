@@ -37,6 +37,12 @@ export interface WorkerConfig {
    */
   textToolCallModels?: string[];
   /**
+   * Models whose replies are held to a call of an offered tool or an answer by the server's
+   * JSON-schema response format (`*`: every model), unless an agent's model settings say
+   * (`constrainedCalls`). None by default.
+   */
+  constrainedCallModels?: string[];
+  /**
    * The live endpoint that serves streaming model calls' deltas to followers (`run.stream()`):
    * where it listens (`off`: none; followers then read the text from heartbeats, a second late)
    * and the address it gives clients when that differs (a proxy, a bind to 0.0.0.0).
@@ -152,6 +158,11 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
     live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
     ...definedOnly({ userBudgets: readUserBudgets(env.AGENT_USER_BUDGETS), modelLimits: readModelLimits(env.AGENT_MODEL_LIMITS) }),
-    textToolCallModels: (env.AGENT_TEXT_TOOL_CALLS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
+    textToolCallModels: modelList(env.AGENT_TEXT_TOOL_CALLS),
+    constrainedCallModels: modelList(env.AGENT_CONSTRAINED_CALLS),
   };
+}
+
+function modelList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
 }

@@ -137,6 +137,7 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
     apiKey: config.openaiApiKey ?? 'unused',
     defaultModel: config.defaultModel,
     ...(config.textToolCallModels?.length ? { textToolCallModels: config.textToolCallModels } : {}),
+    ...(config.constrainedCallModels?.length ? { constrainedCallModels: config.constrainedCallModels } : {}),
   });
 }
 

@@ -17,7 +17,7 @@ const DETAILS = [
 
 export const workerCommand: CliCommand = {
   name: 'worker',
-  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--live-address HOST:PORT|off] [--live-url URL] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--tools-config PATH] [--workspace DIR]',
+  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--live-address HOST:PORT|off] [--live-url URL] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--constrained-calls MODELS] [--tools-config PATH] [--workspace DIR]',
   summary: 'Run a worker for your agents module (JavaScript or TypeScript) or the demo agents, configured by flags or environment variables.',
   details: DETAILS,
   options: {
@@ -52,6 +52,13 @@ export const workerCommand: CliCommand = {
       valueName: 'MODELS',
       description: 'models (comma-separated, or *) whose tool calls written in the reply text are read as tool calls (small open models)',
       env: 'AGENT_TEXT_TOOL_CALLS',
+      defaultText: 'none',
+    },
+    'constrained-calls': {
+      type: 'string',
+      valueName: 'MODELS',
+      description: "models (comma-separated, or *) whose replies are held to a call of an offered tool or an answer by the server's JSON-schema grammar (llama-server, vLLM)",
+      env: 'AGENT_CONSTRAINED_CALLS',
       defaultText: 'none',
     },
     'tools-config': { type: 'string', valueName: 'PATH', description: 'MCP servers and tool filter', env: 'AGENT_TOOLS_CONFIG', defaultText: '$AGENT_WORKSPACE/tools.json' },
