@@ -2,7 +2,7 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, stream, fair, quota, wait, model (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, stream, fair, quota, wait, model (default: all)
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
 //   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
 //   BENCH_FAIR_SLOTS         the worker's activity slots in the fairness part, one measurement each (4)
@@ -23,6 +23,7 @@ import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
 import { measureConversationTurns } from './conversation-turns';
 import { measureSubAgentCall } from './sub-agent-call';
+import { measureForks } from './fork-bench';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
     );
     await part('cli', async () => reportCliTimings(await measureCliTimings({ address: server.address, temporalCli: cliPath, runs: CLI_RUNS }), CLI_RUNS));
 
-    if (['p2', 'p4', 'p5', 'conv', 'sub'].some((name) => parts.has(name as BenchPart))) {
+    if (['p2', 'p4', 'p5', 'conv', 'sub', 'fork'].some((name) => parts.has(name as BenchPart))) {
       const worker = await benchWorker();
       try {
         await part('p2', () =>
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
         };
         await part('conv', () => withAgents((agents) => measureConversationTurns({ client: agents, warmup: WARMUP, rounds: ROUNDS })));
         await part('sub', () => withAgents((agents) => measureSubAgentCall({ client: agents, warmup: WARMUP, rounds: ROUNDS })));
+        await part('fork', () => withAgents((agents) => measureForks({ client: agents, warmup: WARMUP, rounds: Math.min(ROUNDS, 20) })));
       } finally {
         await worker.stop();
       }

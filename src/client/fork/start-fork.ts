@@ -108,9 +108,11 @@ export async function startFork(parent: AgentRun, raw: ForkOptions, maxPayloadBy
   if (recorded.workflowType !== 'agentWorkflow' && recorded.workflowType !== 'conversationWorkflow') {
     throw new ForkRefusedError(`${parent.workflowId} is a ${recorded.workflowType || 'workflow'}, not an agent run or conversation`);
   }
-  const [state, events, page] = await Promise.all([parent.state(), parent.eventsAfter(0), parent.messages()]);
+  // A query of an ended run replays its history on a worker: two, in parallel, not three.
+  const [state, events] = await Promise.all([parent.state(), parent.eventsAfter(0)]);
+  const messages = (state.messageCount ?? state.messages.length) === state.messages.length ? state.messages : (await parent.messages()).messages;
   const parentRun = recorded.input.parent as { sessionRules?: string[] } | undefined;
-  const start = forkStartAt({ workflowId: parent.workflowId, agent: state.agent, events, messages: page.messages, startingRules: parentRun?.sessionRules ?? [] }, options.at);
+  const start = forkStartAt({ workflowId: parent.workflowId, agent: state.agent, events, messages, startingRules: parentRun?.sessionRules ?? [] }, options.at);
   start.messages = withInstructions(start.messages, options.instructions);
   const client = parent.handle.client;
   const recordedOptions = optionsOf(recorded.input);
