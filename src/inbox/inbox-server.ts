@@ -9,6 +9,7 @@ import { MAX_NAME_CHARS } from '../common/boundary/limits';
 import type { AgentEvent } from '../common/events';
 import type { AgentRunState } from '../common/run';
 import { parseAnswerForm } from './answer-form';
+import { parseForkForm } from './fork-form';
 import { INBOX_SCRIPT } from './inbox-script';
 import { INBOX_STYLE } from './inbox-style';
 import { answerOf } from './call-answers';
@@ -18,6 +19,9 @@ import { bindProblem, CsrfTokens, visitorOf, type InboxAuthOptions, type Visitor
 import { formOf, HttpError, loopbackHostHeader, queryOf, sameOrigin, SECURITY_HEADERS, send, sendPage } from './inbox-http';
 import { handleSignIn, refuseUnsignedIn } from './sign-in';
 import { itemPage, type ItemView } from './item-page';
+import { forkRun } from './fork-run';
+import { runPage, runPath } from './run-page';
+import { readRunView, type RunView } from './run-view';
 import { page } from './layout';
 import { listFiltersSchema } from './list-filters';
 import { itemsFragment, listPage } from './list-page';
@@ -50,12 +54,29 @@ const itemQuerySchema = z
   })
   .strict();
 
+const noQuerySchema = z.object({}).strict();
+
+const runIdSchema = z.string().min(1, 'is empty').max(1000, 'is over 1000 characters');
+
 const watchSchema = z.object({ watch: z.string().max(2 * MAX_NAME_CHARS + 1).optional() }).strict();
 
 /** A run id and a call id as the path names them: decoded, and no longer than the run takes. */
 const callAddressSchema = z
   .object({ holderId: z.string().min(1).max(MAX_NAME_CHARS), callId: z.string().min(1).max(MAX_NAME_CHARS) })
   .strict();
+
+/** A run id as the path names it: one URL-encoded segment (a sub-agent run's id holds slashes). */
+function runIdOf(segment: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'Bad path: the run id is not URL-encoded text.');
+  }
+  const parsed = runIdSchema.safeParse(decoded);
+  if (!parsed.success) throw new HttpError(400, `Bad path: the run id ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
 
 function callAddressOf(holder: string, call: string): z.output<typeof callAddressSchema> {
   let decoded: { holderId: string; callId: string };
@@ -178,6 +199,23 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     response.writeHead(303, { Location: `${itemPath({ workflowId: holderId, callId })}?done=input`, ...SECURITY_HEADERS }).end();
   }
 
+  /** A run's page: its events with a fork form after each, its lineage and its forks (404 for a run that does not exist). */
+  async function runView(visitor: Visitor, workflowId: string, more: Partial<RunView> = {}): Promise<{ view: RunView; found: boolean }> {
+    const { found, ...read } = await readRunView(client, workflowId, { ...(options.scope ? { scope: options.scope } : {}), bounded });
+    return { view: { workflowId, identity: visitor.identity, csrf: csrf.tokenFor(visitor), webUiLink: webUiLink(workflowId), ...read, ...more }, found };
+  }
+
+  /** "Fork from here": the fork starts and the page of the fork follows; a refusal is shown on the run's page, nothing started. */
+  async function fork(request: IncomingMessage, response: ServerResponse, visitor: Visitor, workflowId: string): Promise<void> {
+    const form = await postedForm(request, visitor);
+    const outcome = await forkRun(client, workflowId, parseForkForm(form));
+    if (!outcome.ok) {
+      const { view } = await runView(visitor, workflowId, { refusal: outcome.refusal });
+      return sendPage(response, outcome.status, runPage(view));
+    }
+    response.writeHead(303, { Location: runPath(outcome.workflowId), ...SECURITY_HEADERS }).end();
+  }
+
   const streams = createRunStreamHandler({ client });
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -198,7 +236,19 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
       return sendPage(response, 200, listPage(list, filters, waitingRuns, visitor.identity));
     }
     if (method === 'GET' && url.pathname === '/events') return live.listen(response, queryOf(url, watchSchema).watch);
-    // A run followed live (its page and its stream): behind the sign-in like everything of a run.
+    const runRoute = /^\/runs\/([^/]+)(\/fork)?$/.exec(url.pathname);
+    if (runRoute) {
+      const workflowId = runIdOf(runRoute[1]!);
+      if (runRoute[2]) {
+        if (method !== 'POST') throw new HttpError(405, 'Method not allowed');
+        return fork(request, response, visitor, workflowId);
+      }
+      if (method !== 'GET') throw new HttpError(405, 'Method not allowed');
+      queryOf(url, noQuerySchema);
+      const { view, found } = await runView(visitor, workflowId);
+      return sendPage(response, found ? 200 : 404, runPage(view));
+    }
+    // A run followed live (its stream and the page's script): behind the sign-in like everything of a run.
     if (await streams(request, response)) return;
     const call = /^\/calls\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     const input = /^\/calls\/([^/]+)\/([^/]+)\/input$/.exec(url.pathname);

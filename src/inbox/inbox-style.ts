@@ -35,4 +35,11 @@ button.danger { background: #fff; color: #b71c1c; border-color: #b71c1c; }
 .message .role { font-size: 0.75rem; color: #555; text-transform: uppercase; }
 .pager { display: flex; gap: 1rem; }
 .muted { color: #666; font-size: 0.85rem; }
+ol.events { list-style: none; padding: 0; margin: 0; }
+ol.events > li { padding: 0.3rem 0; border-bottom: 1px solid #eef0f3; }
+ol.events .seq { display: inline-block; min-width: 2.5rem; color: #555; font-size: 0.8rem; text-align: right; margin-right: 0.4rem; }
+details.fork { display: inline-block; margin-left: 0.6rem; font-size: 0.85rem; }
+details.fork[open] { display: block; margin: 0.4rem 0 0.4rem 3rem; }
+details.fork summary { cursor: pointer; color: #1f5fbf; }
+.lineage { background: #eef3fc; border-radius: 0.4rem; padding: 0.5rem 0.8rem; }
 `;

@@ -16,11 +16,13 @@ import { randomBytes } from 'node:crypto';
 import { z, type AnyZodObject, type ZodTypeAny } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import type { AgentClient } from '../client/agent-client';
+import type { AgentRun } from '../client/agent-run';
 import { RunRequestRejectedError } from '../client/request-rejected';
 import { StartInputTooLargeError } from '../client/start-input-size';
 import { PACKAGE_VERSION } from '../common/package-version';
 import { followAgentCall } from './follow-agent-call';
 import { followTask } from './follow-task';
+import { conversationForkResult, FORK_TOOL, FORK_TOOL_DESCRIPTION, forkInput, startForkRun, withForkNote } from './fork-tool';
 import { formElicitor, supportsFormElicitation } from './form-elicitor';
 import { OpenRequests } from './open-requests';
 import { RUN_TOOLS } from './run-tools';
@@ -103,7 +105,7 @@ export interface AgentMcpServer {
  */
 export function createAgentMcpServer(options: { client: AgentClient; agents: McpAgent[] }): AgentMcpServer {
   const { client, agents } = options;
-  const clash = agents.find((agent) => RUN_TOOLS.some((tool) => tool.name === agent.name));
+  const clash = agents.find((agent) => agent.name === FORK_TOOL || RUN_TOOLS.some((tool) => tool.name === agent.name));
   if (clash) throw new Error(`The agent '${clash.name}' has the name of a run tool of the MCP server; rename the agent.`);
   const agentNames = new Set(agents.map((agent) => agent.name));
 
@@ -119,7 +121,16 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
       throw error;
     }
   };
-  const store = new RunTaskStore(client, (request: Request) => startRun(request as CallToolRequest));
+  /** fork_run: the fork started, or its refusal as a tool error (a task's: the request's error). */
+  const startFork = async (request: Pick<CallToolRequest, 'params'>) => {
+    const args = parsed(FORK_TOOL, forkInput, request.params.arguments);
+    const started = await startForkRun(client, args, request.params.task !== undefined);
+    if ('refused' in started) throw new InvalidArguments(started.refused);
+    return { ...started, args };
+  };
+  const startTask = async (request: CallToolRequest): Promise<string> =>
+    request.params.name === FORK_TOOL ? (await startFork(request)).run.workflowId : startRun(request);
+  const store = new RunTaskStore(client, (request: Request) => startTask(request as CallToolRequest));
 
   const server = new Server(
     { name: 'durable-agent', version: PACKAGE_VERSION },
@@ -129,7 +140,8 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
       defaultTaskPollInterval: TASK_POLL_INTERVAL_MS,
       instructions:
         'Each agent tool starts a durable agent run (a Temporal workflow). Calls that need a person are asked as elicitations ' +
-        'when the client supports them; otherwise list_pending shows them and approve_call / deny_call / submit_result answer them.',
+        'when the client supports them; otherwise list_pending shows them and approve_call / deny_call / submit_result answer them. ' +
+        "fork_run starts a new run from a run's conversation as it stood after one of its events (run_events numbers them).",
     },
   );
 
@@ -143,6 +155,7 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
         execution: { taskSupport: 'optional' },
       }),
     ),
+    { name: FORK_TOOL, description: FORK_TOOL_DESCRIPTION, inputSchema: inputSchema(forkInput), execution: { taskSupport: 'optional' }, annotations: { readOnlyHint: false } },
     ...RUN_TOOLS.map((tool): Tool => ({ name: tool.name, description: tool.description, inputSchema: inputSchema(tool.input), annotations: { readOnlyHint: tool.readOnly } })),
   ];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
@@ -153,24 +166,31 @@ export function createAgentMcpServer(options: { client: AgentClient; agents: Mcp
   const elicitor = (relatedRequestId?: RequestId) =>
     requests && supportsFormElicitation(server.getClientCapabilities()) ? { elicit: formElicitor(requests, relatedRequestId) } : {};
 
-  const callTool = async (request: CallToolRequest, extra: Parameters<Parameters<typeof server.setRequestHandler>[1]>[1]) => {
+  type Extra = Parameters<Parameters<typeof server.setRequestHandler>[1]>[1];
+  /** A run an agent tool or fork_run started, followed to its end for the call's answer. */
+  const follow = (request: CallToolRequest, extra: Extra, run: AgentRun) => {
+    const progressToken = request.params._meta?.progressToken;
+    return followAgentCall(client, run, {
+      signal: extra.signal,
+      ...(progressToken !== undefined
+        ? { progress: (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }) }
+        : {}),
+      log: (data) => extra.sendNotification({ method: 'notifications/message', params: { level: 'warning', logger: 'durable-agent', data } }),
+      ...elicitor(extra.requestId),
+    });
+  };
+
+  const callTool = async (request: CallToolRequest, extra: Extra) => {
     const name = request.params.name;
-    if (agentNames.has(name)) {
+    if (agentNames.has(name) || name === FORK_TOOL) {
       if (request.params.task) {
         const task = await store.createTask(request.params.task, extra.requestId, request);
         followTask({ server, store, run: client.get(task.taskId), signal: closed.signal, ...elicitor(), follow: (run, options) => followAgentCall(client, run, options) });
         return { task };
       }
-      const workflowId = await startRun(request);
-      const progressToken = request.params._meta?.progressToken;
-      return followAgentCall(client, client.get(workflowId), {
-        signal: extra.signal,
-        ...(progressToken !== undefined
-          ? { progress: (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }) }
-          : {}),
-        log: (data) => extra.sendNotification({ method: 'notifications/message', params: { level: 'warning', logger: 'durable-agent', data } }),
-        ...elicitor(extra.requestId),
-      });
+      if (name !== FORK_TOOL) return follow(request, extra, client.get(await startRun(request)));
+      const { run, conversation, args } = await startFork(request);
+      return conversation ? conversationForkResult(run, args) : withForkNote(await follow(request, extra, run), run, args);
     }
     const tool = RUN_TOOLS.find((candidate) => candidate.name === name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'. Tools: ${tools.map((t) => t.name).join(', ')}`);

@@ -44,8 +44,8 @@ export interface McpServerKit {
   stop(): Promise<void>;
 }
 
-/** What tools/list gives a well-formed client: one tool per agent and the run tools. */
-export const LISTED_TOOLS = agents.length + RUN_TOOLS.length;
+/** What tools/list gives a well-formed client: one tool per agent, fork_run and the run tools. */
+export const LISTED_TOOLS = agents.length + 1 + RUN_TOOLS.length;
 
 export async function startMcpServerKit(): Promise<McpServerKit> {
   const env = await startAgentTestEnv({ agents, byModel: mcpScripts });

@@ -27,7 +27,7 @@ describe('durable-agent mcp: agents as MCP tools, runs as MCP tasks, approvals a
     const client = await overStdio();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'list_pending', 'list_runs', 'mcp-budget', 'mcp-helper', 'mcp-invoice', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
+      ['add_input', 'approve_call', 'cancel_run', 'deny_call', 'fork_run', 'list_pending', 'list_runs', 'mcp-budget', 'mcp-helper', 'mcp-invoice', 'mcp-refunds', 'run_events', 'run_state', 'submit_result'].sort(),
     );
     const helper = tools.find((tool) => tool.name === 'mcp-helper')!;
     expect(helper.description).toBe("The 'mcp-helper' agent, run durably (a Temporal workflow). Looks orders up.");
