@@ -6,3 +6,6 @@ export { createWorker, bundleAgentWorkflows } from './entries/lazy-worker';
 export type { AgentWorker, CreateWorkerOptions } from './worker/create-worker';
 export type { AgentWorkflowsBundle, BundleAgentWorkflowsOptions } from './worker/bundle-workflows';
 export type { Middleware, ToolCallInfo } from './activities/middleware';
+export { defineEvalCase, defineEvalSuite, type EvalCaseInput, type EvalSuiteInput, type EvalToolStub } from './eval/define-suite';
+export type { ArgMatcher, ArgsMatcher } from './eval/arg-matchers';
+export type { EvalReport, EvalRunReport, EvalCaseSummary, ExpectationResult } from './eval/eval-report';

@@ -20,6 +20,7 @@ import { startCommand } from './commands/start';
 import { submitCommand } from './commands/submit';
 import { addInputCommand } from './commands/add-input';
 import { forkCommand } from './commands/fork';
+import { evalCommand } from './commands/eval';
 import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
 import { streamCommand } from './commands/stream';
@@ -55,6 +56,7 @@ export const COMMANDS: CliCommand[] = [
   workerCommand,
   healthCommand,
   initCommand,
+  evalCommand,
 ];
 
 export const COMMON_OPTIONS: Record<string, CliOption> = {

@@ -20,7 +20,7 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
  * `agents.ts` and the TypeScript it imports without the user installing or building anything.
  * The hook goes in only where nothing loads TypeScript yet (tsx itself, ts-node, a test runner).
  */
-async function importModule(path: string): Promise<unknown> {
+export async function importModule(path: string): Promise<unknown> {
   if (!TYPESCRIPT.test(path)) return import(path);
   // Its subpath's declarations need a newer moduleResolution than this package compiles with.
   if (!require.extensions?.['.ts']) (require('tsx/cjs/api') as { register(): unknown }).register();

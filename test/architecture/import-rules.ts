@@ -21,7 +21,8 @@ export const ALLOWED_ROOMS: Record<string, readonly string[]> = {
   worker: ['common', 'activities', 'codec', 'connection', 'mcp', 'model', 'telemetry', 'toolkit', 'permissions'],
   'mcp-server': ['common', 'client', 'codec', 'text'],
   inbox: ['common', 'client', 'codec', 'text'],
-  entry: ['common', 'activities', 'client', 'codec', 'connection', 'mcp', 'model', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
+  eval: ['common', 'client', 'codec', 'connection', 'testing', 'toolkit', 'worker'],
+  entry: ['common', 'activities', 'client', 'codec', 'connection', 'eval', 'mcp', 'model', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
 };
 
 const APPLICATION = new Set(['cli', 'demo']);
