@@ -28,7 +28,7 @@ export const forkCommand: CliCommand = {
     watch: { type: 'boolean', description: 'follow the fork until it ends, as `watch` does' },
   },
   examples: [
-    'fork support-ab12cd34 --at 12 --model qwen2.5-coder-1.5b-instruct --watch',
+    'fork support-ab12cd34 --at 12 --model gpt-4o --watch',
     "fork support-ab12cd34 --at 0 --message 'Where is ORD-2024-002?'",
     "fork support-ab12cd34 --at 7 --instructions 'Never refund without the order id.'",
   ],
