@@ -2,7 +2,7 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, stream, fair, quota, wait, model (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, stream, fair, quota, wait, model, evals (default: all)
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
 //   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
 //   BENCH_FAIR_SLOTS         the worker's activity slots in the fairness part, one measurement each (4)
@@ -18,6 +18,8 @@
 //   BENCH_PARKED_TIMEOUT     P3 longest wait for each phase, in seconds (600)
 //   BENCH_PARALLEL_RUNS      P5 runs (3)
 //   BENCH_MODELS             the real-model part's model sizes (0.5b,1.5b), built and fetched into .tools/ when missing
+//   BENCH_EVAL_MODELS        the evals part's local models (0.5b,1.5b,gemma-270m): the support eval, calls held to the schemas and not
+//   BENCH_EVAL_REPEAT        the evals part's --repeat (5)
 //   BENCH_WAITING            runs waiting at once in the waiting-calls part, comma-separated (1000,10000); or `--waiting N[,N…]`
 import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
@@ -44,6 +46,7 @@ import { measureThroughput } from './throughput';
 import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
 import { measureWaitingCalls, waitingCounts } from './waiting-calls';
 import { measureRealModels } from './real-model';
+import { measureModelEvals } from './model-evals';
 import { measureStreams } from './stream-bench';
 import { measureFairness } from './fairness-bench';
 import { measureModelQuota } from './quota-bench';
@@ -185,6 +188,7 @@ async function main(): Promise<void> {
       }),
     );
     await part('model', () => measureRealModels((process.env.BENCH_MODELS ?? '0.5b,1.5b').split(',').map((size) => size.trim())));
+    await part('evals', () => measureModelEvals((process.env.BENCH_EVAL_MODELS ?? '0.5b,1.5b,gemma-270m').split(',').map((size) => size.trim()), setting('BENCH_EVAL_REPEAT', 5), server.address));
     printSummary(rows);
     await native.close();
   } finally {

@@ -19,12 +19,18 @@ function outputText(output: unknown): string {
   return typeof output === 'string' ? output : JSON.stringify(output);
 }
 
+/** Whether an answer may answer one more call: once by default, `times` calls, or every call with `'every'`. */
+function left(answer: EvalAnswer, used: number): boolean {
+  return answer.times === 'every' || used < (answer.times ?? 1);
+}
+
 /**
- * Answers the calls a case's run waits on from the case's answers: each call gets the first unused
- * answer whose tool and `when` fit it. A call no answer fits is reported, and the case fails.
+ * Answers the calls a case's run waits on from the case's answers: each call gets the first answer
+ * with uses left (see `times`) whose tool and `when` fit it. A call no answer fits is reported, and the case fails.
  */
 export class WaitAnswerer {
-  private readonly used = new Set<number>();
+  /** How many calls each answer has answered. */
+  private readonly used = new Map<number, number>();
   private readonly answered = new Set<string>();
 
   constructor(
@@ -39,9 +45,9 @@ export class WaitAnswerer {
     for (const call of pending) {
       const key = `${call.workflowId ?? run.workflowId} ${call.callId}`;
       if (this.answered.has(key)) continue;
-      const index = this.answers.findIndex((answer, at) => !this.used.has(at) && fits(answer, call));
+      const index = this.answers.findIndex((answer, at) => left(answer, this.used.get(at) ?? 0) && fits(answer, call));
       if (index < 0) return `no answer for waiting call ${call.callId} (${call.tool}, ${shortJson(call.input)})`;
-      this.used.add(index);
+      this.used.set(index, (this.used.get(index) ?? 0) + 1);
       this.answered.add(key);
       const holder = call.workflowId && call.workflowId !== run.workflowId ? this.runOf(call.workflowId) : run;
       const problem = await this.send(this.answers[index]!, call, holder).then(

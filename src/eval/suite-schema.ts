@@ -13,8 +13,8 @@ const argsSchema = z.record(z.string(), z.unknown()).superRefine((matcher, ctx) 
 export const ANSWER_ACTIONS = ['approve', 'deny', 'edit', 'submit', 'allow_budget'] as const;
 
 /**
- * How a call the run waits on is answered: the first unused answer whose tool and `when` fit the
- * call. `approve` (with `input`: edited arguments), `edit` (the same, `input` required), `deny`
+ * How a call the run waits on is answered: the first answer with uses left (`times`, once by
+ * default) whose tool and `when` fit the call. `approve` (with `input`: edited arguments), `edit` (the same, `input` required), `deny`
  * (with `reason`), `submit` (an external tool's `output`, `isError`), `allow_budget` (the `$budget`
  * call of a reached budget; `input` is the amount, e.g. `{ "cost": 1 }`, else the budget's `more`).
  */
@@ -27,6 +27,8 @@ export const evalAnswerSchema = z
     output: z.unknown().optional(),
     isError: z.boolean().optional(),
     reason: z.string().optional(),
+    /** How many waiting calls this answer answers: 1 (the default), a number, or `'every'` call that fits (a person who denies each time it is asked). */
+    times: z.union([z.number().int().positive(), z.literal('every')]).optional(),
   })
   .strict()
   .superRefine((answer, ctx) => {

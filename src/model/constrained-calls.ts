@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message } from '../common/messages';
 import type { JsonSchema } from '../common/tools';
 import type { ChatModelRequest, ModelToolDefinition } from './chat-model-types';
+import { REPEAT_NOTE_START } from '../common/repeat-note';
 
 /**
  * Tool calls constrained to the offered schemas, for servers that hold a reply to a JSON Schema
@@ -71,13 +72,25 @@ function parsedOr(text: string): unknown {
   }
 }
 
-/** The request as sent when calls are constrained: no tools, the reply held to constrainedReplySchema. */
+/**
+ * Whether the model's last reply repeated a call it had made, answered from the earlier result: a
+ * small model that does so calls it again and again, so the next reply is held to an answer.
+ */
+function repeatedLastCall(messages: Message[]): boolean {
+  const last = messages.map((message) => message.role).lastIndexOf('assistant');
+  return last >= 0 && messages.slice(last + 1).some((message) => message.role === 'tool' && message.content.startsWith(REPEAT_NOTE_START));
+}
+
+/** The request as sent when calls are constrained: no tools, the reply held to constrainedReplySchema (to an answer after a repeated call). */
 export function constrainedRequest(request: Pick<ChatModelRequest, 'messages' | 'tools' | 'responseFormat'>): Pick<ChatModelRequest, 'messages' | 'tools' | 'responseFormat'> {
   const typed = request.responseFormat !== undefined;
+  const answerOnly = repeatedLastCall(request.messages);
+  const messages = shownMessages(request.messages, request.tools, typed);
+  if (answerOnly) messages.push({ role: 'user', content: 'You already have the result of that call above. Answer now from the results you have.' });
   return {
-    messages: shownMessages(request.messages, request.tools, typed),
+    messages,
     tools: [],
-    responseFormat: { name: 'reply', schema: constrainedReplySchema(request.tools, request.responseFormat?.schema) },
+    responseFormat: { name: 'reply', schema: constrainedReplySchema(answerOnly ? [] : request.tools, request.responseFormat?.schema) },
   };
 }
 

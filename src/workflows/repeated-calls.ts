@@ -5,6 +5,7 @@ import { preview } from './event-log';
 import type { RunState } from './run-state';
 import { specOf } from './tool-visibility';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../common/runtime-features';
+import { repeatNote } from '../common/repeat-note';
 
 /** Arguments as a value that compares equal whatever the key order or spacing the model used. */
 function canonical(text: string): string {
@@ -59,7 +60,7 @@ export function reusableRun(state: RunState, call: ToolCall): { repeats: Repeate
 /** What an agent that reuses repeated calls answers instead of running one again. */
 export function reusedResult(found: NonNullable<ReturnType<typeof earlierRun>>): ToolCallResult {
   return {
-    content: `This call repeats call ${found.repeats.callId}, which already ran with the same arguments; it was not run again. Its result:\n${found.result.content}`,
+    content: repeatNote(found.repeats.callId, found.result.content),
     state: 'success',
   };
 }

@@ -87,3 +87,21 @@ describe('a run whose calls are constrained', () => {
     expect(first!.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'reply', schema: { oneOf: expect.any(Array) } } });
   });
 });
+
+describe('after a repeated call', () => {
+  test('the next reply is held to an answer, and the model is told it has the result', () => {
+    const request = constrainedRequest({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Where is A-1?' },
+        { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'track', arguments: '{"order_id":"A-1"}' }] },
+        { role: 'tool', toolCallId: 'c1', name: 'track', content: 'shipped', state: 'success' },
+        { role: 'assistant', content: null, toolCalls: [{ id: 'c2', name: 'track', arguments: '{"order_id":"A-1"}' }] },
+        { role: 'tool', toolCallId: 'c2', name: 'track', content: 'This call repeats call c1, which already ran with the same arguments; it was not run again. Its result:\nshipped', state: 'success' },
+      ],
+      tools: [track],
+    });
+    expect(request.responseFormat?.schema).toEqual({ oneOf: [{ type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false }] });
+    expect(request.messages.at(-1)).toEqual({ role: 'user', content: 'You already have the result of that call above. Answer now from the results you have.' });
+  });
+});
