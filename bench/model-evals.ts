@@ -1,46 +1,8 @@
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { loadAgentsModule } from '../src/worker/load-agents-module';
-import { loadSuite } from '../src/eval/load-suite';
-import { runEval } from '../src/eval/run-eval';
+import { evalLocalModel, type ModelEvalFigures } from '../evals/local-model-eval';
 import type { EvalReport } from '../src/eval/eval-report';
 import { loadAverage } from './load-average';
 import type { SummaryRow } from './summary';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const localModel = require('../scripts/local-model.cjs') as typeof import('../scripts/local-model.cjs');
-
-/** The README's support agent on four questions (test/real-model/support.eval.ts): what `npm run test:model` gates on. */
-export const SUPPORT_SUITE = join(__dirname, '..', 'test', 'real-model', 'support.eval.ts');
-
-export interface ModelEvalFigures {
-  model: string;
-  constrained: boolean;
-  report: EvalReport;
-}
-
-/** The support suite on one local model, its calls held to the tools' schemas or read from its text. */
-export async function evalLocalModel(options: { size: string; constrained: boolean; repeat: number; address?: string; log?: (line: string) => void }): Promise<ModelEvalFigures> {
-  const served = await localModel.startLocalModel({ model: options.size });
-  try {
-    const suite = await loadSuite(SUPPORT_SUITE, () => undefined);
-    const { agents } = await loadAgentsModule(suite.agentsModule!);
-    const report = await runEval({
-      suite,
-      agents,
-      ...(options.address ? { connection: { address: options.address } } : {}),
-      worker: { openaiBaseUrl: served.baseURL, openaiApiKey: 'local', defaultModel: served.model, textToolCallModels: ['*'], constrainedCallModels: options.constrained ? ['*'] : [] },
-      repeat: options.repeat,
-      concurrency: 2,
-      timeoutMs: 10 * 60_000,
-      log: () => undefined,
-      ...(options.log ? { progress: (run) => options.log!(`${run.passed ? '✓' : '✗'} ${run.case} #${run.repeat} ${run.status} ${(run.durationMs / 1000).toFixed(1)} s`) } : {}),
-    });
-    return { model: served.model, constrained: options.constrained, report };
-  } finally {
-    await served.stop();
-  }
-}
 
 function rate(report: EvalReport): string {
   const { runs, passedRuns } = report.summary;

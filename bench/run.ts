@@ -2,7 +2,7 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, stream, fair, quota, wait, model, evals (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, cases, stream, fair, quota, wait, model, evals (default: all)
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
 //   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
 //   BENCH_FAIR_SLOTS         the worker's activity slots in the fairness part, one measurement each (4)
@@ -47,6 +47,7 @@ import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
 import { measureWaitingCalls, waitingCounts } from './waiting-calls';
 import { measureRealModels } from './real-model';
 import { measureModelEvals } from './model-evals';
+import { measureEvalCases } from './eval-cases';
 import { measureStreams } from './stream-bench';
 import { measureFairness } from './fairness-bench';
 import { measureModelQuota } from './quota-bench';
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'cases', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -162,6 +163,7 @@ async function main(): Promise<void> {
         await worker.stop();
       }
     }
+    await part('cases', () => measureEvalCases({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-eval-bundle.js'), bundle!) }));
     await part('stream', () => measureStreams({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-stream-bundle.js'), bundle!) }));
     await part('fair', () => measureFairness({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-fair-bundle.js'), bundle!) }));
     await part('quota', () => measureModelQuota({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-quota-bundle.js'), bundle!) }));

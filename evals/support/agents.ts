@@ -1,6 +1,6 @@
 // The README's first agent ("A first agent"), as it is shown there but for the import: the agents
-// module of the support eval (support.eval.ts). test/real-model/support-eval.test.ts checks that
-// it is still the README's.
+// module of the support eval (support.eval.ts). test/eval/support-suite.test.ts checks that it is
+// still the README's.
 import { z } from 'zod';
 import { defineAgent, defineTool } from '../../src/index';
 

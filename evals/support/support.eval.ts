@@ -7,7 +7,7 @@ import { defineEvalSuite } from '../../src/index';
  * the case's stub, never the tool.
  */
 export default defineEvalSuite({
-  agents: './readme-agents.ts',
+  agents: './agents.ts',
   cases: [
     {
       name: 'track an order',
