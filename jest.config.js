@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // jest's node environment, failing a test file that leaves a timer running (it would keep jest's worker alive).
+  testEnvironment: '<rootDir>/test/helpers/timer-checking-environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // The cluster tier and the real-model tier run on their own: npm run test:cluster, npm run test:model.

@@ -6,14 +6,21 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { constants } = require('node:os');
 const { findTemporalCli } = require('./temporal-cli.cjs');
+const { isTemporalReachable } = require('./dev-server.cjs');
 const { ROOT, WINDOWS, binPath, ensureDependencies } = require('./ensure-dependencies.cjs');
 
 const log = (message) => console.log(`[start] ${message}`);
 const tsxBin = () => binPath('tsx');
 
-function resolveCli() {
+const LOCAL_SERVER = '127.0.0.1:7233';
+
+async function resolveCli() {
   if (process.env.TEMPORAL_ADDRESS) {
-    log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: the demo uses that server`);
+    log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: the demo joins that server and starts none`);
+    return null;
+  }
+  if (await isTemporalReachable(LOCAL_SERVER, 1000)) {
+    log(`a Temporal server is already running on ${LOCAL_SERVER}: the demo joins it and starts none`);
     return null;
   }
   log('looking for the Temporal CLI (it runs the local dev server)');
@@ -25,7 +32,7 @@ function resolveCli() {
 
 function runDemo(cliPath) {
   const env = { ...process.env };
-  if (cliPath) env.TEMPORAL_CLI_PATH = cliPath;
+  if (cliPath) env.TEMPORAL_CLI = cliPath;
   const child = spawn(tsxBin(), [path.join('src', 'demo', 'main.ts'), ...process.argv.slice(2)], {
     cwd: ROOT,
     env,
@@ -49,10 +56,10 @@ function runDemo(cliPath) {
   });
 }
 
-function main() {
+async function main() {
   try {
     ensureDependencies(log);
-    runDemo(resolveCli());
+    runDemo(await resolveCli());
   } catch (error) {
     console.error(`[start] ${error.message}`);
     process.exit(1);

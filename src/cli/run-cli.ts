@@ -27,6 +27,7 @@ import { streamCommand } from './commands/stream';
 import { workerCommand } from './commands/worker';
 import { healthCommand } from './commands/health';
 import { initCommand } from './commands/init';
+import { devCommand } from './commands/dev';
 import { didYouMean } from './did-you-mean';
 import { commandHelp, overviewHelp } from './help';
 import { cliInvocation } from '../text/invocation';
@@ -56,6 +57,7 @@ export const COMMANDS: CliCommand[] = [
   workerCommand,
   healthCommand,
   initCommand,
+  devCommand,
   evalCommand,
 ];
 

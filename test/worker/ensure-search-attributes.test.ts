@@ -32,7 +32,7 @@ describe('ensureSearchAttributes', () => {
   test('registers only the missing attributes', async () => {
     const { connection, added } = fakeConnection({ list: ['AgentName'] });
     await ensureSearchAttributes(connection, 'default', () => undefined);
-    expect(added).toEqual([{ namespace: 'default', searchAttributes: { AgentStatus: 2, AgentTotalTokens: 3, AgentSessionId: 2, AgentTurns: 3 } }]);
+    expect(added).toEqual([{ namespace: 'default', searchAttributes: { AgentStatus: 2, AgentTotalTokens: 3, AgentSessionId: 2, AgentTurns: 3, AgentForkOf: 2 } }]);
   });
 
   test('without ListSearchAttributes it adds each attribute; "already exists" counts as registered', async () => {
@@ -43,7 +43,7 @@ describe('ensureSearchAttributes', () => {
       },
     });
     await ensureSearchAttributes(connection, 'default', () => undefined);
-    expect(added.map((r) => Object.keys(r.searchAttributes)[0])).toEqual(['AgentStatus', 'AgentTotalTokens', 'AgentSessionId', 'AgentTurns']);
+    expect(added.map((r) => Object.keys(r.searchAttributes)[0])).toEqual(['AgentStatus', 'AgentTotalTokens', 'AgentSessionId', 'AgentTurns', 'AgentForkOf']);
   });
 
   test('a server that can neither list nor add is trusted, with a log line', async () => {

@@ -60,7 +60,10 @@ describe('state carried over continue-as-new by older runs is read through a mig
     test("a run continued as new by 0.4.0 with an approval and a result given early uses both: it never waits", async () => {
       const input: AgentWorkflowInput = { agent: refunder.name, prompt: 'refund ORD-7 and ship it', carried: carriedBy040() };
       const handle = await env.client.client.workflow.start('agentWorkflow', { taskQueue: env.taskQueue, workflowId: `carried-040-${Date.now()}`, args: [input] });
-      const result = (await Promise.race([handle.result(), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 20_000))])) as AgentRunResult | string;
+      let timer: NodeJS.Timeout | undefined;
+      const result = (await Promise.race([handle.result(), new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting'), 20_000)))])) as AgentRunResult | string;
+      // A timer left running keeps jest's worker alive for its 20 s after the suite ends.
+      clearTimeout(timer);
       expect(result).toMatchObject({ status: 'completed', output: 'Refunded and shipped.' });
       const tools = (result as AgentRunResult).messages.filter((m) => m.role === 'tool');
       expect(tools.map((m) => m.content)).toEqual(['refunded 7 on ORD-7', 'tracking CAN-7']);

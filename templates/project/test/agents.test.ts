@@ -4,16 +4,12 @@ import { test } from 'node:test';
 import { AgentClient, createWorker } from 'durable-agent';
 import { startScriptedModelServer, startTestTemporal } from 'durable-agent/testing';
 import { agents } from '../agents';
+import { modelScript } from '../model-script';
 
 test('support looks the order up, asks before it refunds, and answers', { timeout: 180_000 }, async () => {
   const temporal = await startTestTemporal();
-  const model = await startScriptedModelServer({
-    script: [
-      { toolCalls: [{ name: 'lookup_order', arguments: { order_id: 'A-1001' } }] },
-      { toolCalls: [{ name: 'refund', arguments: { order_id: 'A-1001', amount: 20 } }] },
-      'Order A-1001 ships tomorrow; 20 is refunded.',
-    ],
-  });
+  // The script `npm run dev` answers with: it looks the order up, then asks for the refund.
+  const model = await startScriptedModelServer({ script: modelScript });
   const worker = await createWorker({
     agents,
     config: { temporalAddress: temporal.address, taskQueue: 'support-test', openaiBaseUrl: model.baseURL, defaultModel: 'scripted-model' },
@@ -34,7 +30,7 @@ test('support looks the order up, asks before it refunds, and answers', { timeou
     assert.ok(callId, 'the refund asks for approval');
     await run.approve(callId);
     const result = await run.result();
-    assert.equal(result.output, 'Order A-1001 ships tomorrow; 20 is refunded.');
+    assert.equal(result.output, 'Order A-1001 is shipped, arriving tomorrow. The refund of 20 is requested.');
     assert.match(JSON.stringify(result.messages), /Refund of 20 on A-1001 requested/);
   } finally {
     await client.close();
