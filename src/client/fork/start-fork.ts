@@ -51,8 +51,10 @@ const forkOptionsSchema = z
 function checkedForkOptions(options: ForkOptions): ForkOptions {
   const parsed = forkOptionsSchema.safeParse(options);
   if (!parsed.success) {
+    // The schema's own messages name their option (`at`, `message`, …); any other names it by its path.
     const issue = parsed.error.issues[0]!;
-    throw new ForkRefusedError(issue.path.length > 0 && issue.code === 'unrecognized_keys' ? issue.message : issue.message.startsWith('`') || issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
+    const named = issue.message.startsWith('`') || issue.path.length === 0 || issue.code === 'unrecognized_keys';
+    throw new ForkRefusedError(named ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
   }
   checkedBudget('budget', options.budget);
   return parsed.data as ForkOptions;
