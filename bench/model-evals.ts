@@ -12,12 +12,12 @@ function rate(report: EvalReport): string {
 /**
  * `evals`: the support suite, `--repeat` BENCH_EVAL_REPEAT (5), on each local model of
  * BENCH_EVAL_MODELS (0.5b,1.5b,gemma-270m), with calls held to the tools' schemas and without
- * (read from the reply's text, as before 0.7.0): the pass rate of each, and of each case.
+ * (read from the reply's text, as before 0.7.0; BENCH_EVAL_MODES picks: held,text): the pass rate of each, and of each case.
  */
-export async function measureModelEvals(sizes: string[], repeat: number, address: string): Promise<SummaryRow[]> {
+export async function measureModelEvals(sizes: string[], repeat: number, address: string, modes: readonly ('held' | 'text')[] = ['held', 'text']): Promise<SummaryRow[]> {
   const rows: SummaryRow[] = [];
   for (const size of sizes) {
-    for (const constrained of [true, false]) {
+    for (const constrained of modes.map((mode) => mode === 'held')) {
       let figures: ModelEvalFigures;
       try {
         figures = await evalLocalModel({ size, constrained, repeat, address, log: (line) => console.log(`  ${line}`) });
@@ -32,4 +32,12 @@ export async function measureModelEvals(sizes: string[], repeat: number, address
     }
   }
   return rows;
+}
+
+/** BENCH_EVAL_MODES, e.g. `text`: the ways of reading calls the evals part measures. */
+export function evalModes(value: string | undefined): ('held' | 'text')[] {
+  const modes = (value ?? 'held,text').split(',').map((mode) => mode.trim());
+  const unknown = modes.filter((mode) => mode !== 'held' && mode !== 'text');
+  if (unknown.length > 0) throw new Error(`BENCH_EVAL_MODES: unknown ${unknown.join(', ')}; held, text`);
+  return modes as ('held' | 'text')[];
 }

@@ -20,6 +20,7 @@
 //   BENCH_MODELS             the real-model part's model sizes (0.5b,1.5b), built and fetched into .tools/ when missing
 //   BENCH_EVAL_MODELS        the evals part's local models (0.5b,1.5b,gemma-270m): the support eval, calls held to the schemas and not
 //   BENCH_EVAL_REPEAT        the evals part's --repeat (5)
+//   BENCH_EVAL_MODES         the evals part's ways of reading calls: held (to the schemas), text (held,text)
 //   BENCH_WAITING            runs waiting at once in the waiting-calls part, comma-separated (1000,10000); or `--waiting N[,N…]`
 import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
@@ -46,7 +47,7 @@ import { measureThroughput } from './throughput';
 import { measureWorkerStarts, reportWorkerStarts } from './worker-start';
 import { measureWaitingCalls, waitingCounts } from './waiting-calls';
 import { measureRealModels } from './real-model';
-import { measureModelEvals } from './model-evals';
+import { evalModes, measureModelEvals } from './model-evals';
 import { measureEvalCases } from './eval-cases';
 import { measureStreams } from './stream-bench';
 import { measureFairness } from './fairness-bench';
@@ -190,7 +191,7 @@ async function main(): Promise<void> {
       }),
     );
     await part('model', () => measureRealModels((process.env.BENCH_MODELS ?? '0.5b,1.5b').split(',').map((size) => size.trim())));
-    await part('evals', () => measureModelEvals((process.env.BENCH_EVAL_MODELS ?? '0.5b,1.5b,gemma-270m').split(',').map((size) => size.trim()), setting('BENCH_EVAL_REPEAT', 5), server.address));
+    await part('evals', () => measureModelEvals((process.env.BENCH_EVAL_MODELS ?? '0.5b,1.5b,gemma-270m').split(',').map((size) => size.trim()), setting('BENCH_EVAL_REPEAT', 5), server.address, evalModes(process.env.BENCH_EVAL_MODES)));
     printSummary(rows);
     await native.close();
   } finally {
