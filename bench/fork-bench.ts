@@ -11,9 +11,9 @@ const ITERATIONS = 10;
 /**
  * What a fork saves against a fresh start, alternating: (a) a fresh run of the `loop` agent to its
  * answer (ten model calls, nine tool calls), (b) a fork of such a finished run after its last
- * tool call, to its answer (one model call: nothing before the fork point runs again), (c) only
- * the fork's start (reading the run's events, messages and start input, then starting) against
- * (d) a fresh start's.
+ * tool call, to its answer (one model call: nothing before the fork point runs again), (d) only
+ * the fork's start (reading the run's start input, state and events, then starting; the run has
+ * ended, so each query replays its history on a worker) against (c) a fresh start's.
  */
 export async function measureForks(options: { client: AgentClient; warmup: number; rounds: number }): Promise<SummaryRow[]> {
   const { client } = options;
@@ -31,9 +31,10 @@ export async function measureForks(options: { client: AgentClient; warmup: numbe
     if (result.output !== 'done' || result.iterations !== ITERATIONS) throw new Error(`a fork answered '${result.output}' after ${result.iterations} iterations`);
   };
   const [runs, forks] = await timeAlternating(fresh, fork, options);
+  // Each started run is one model call to its answer, left to finish in the background.
   const [starts, forkStarts] = await timeAlternating(
     () => client.start('loop', { prompt: '1', id: `fork-start-${n++}` }),
-    () => parent.fork({ at: 0, id: `fork-start-${n++}` }),
+    () => parent.fork({ at, id: `fork-start-${n++}` }),
     options,
   );
   const ratio = median(forks) / median(runs);
