@@ -103,7 +103,8 @@ async function main(): Promise<void> {
     strict: true,
   });
   const args = { agent: values.agent ?? 'ecommerce-cs', prompt: values.prompt, chat: values.chat === true };
-  const localModelSize = values['local-model'] ? values['model-size'] ?? '0.5b' : undefined;
+  // The model the support eval chose (docs/benchmark.md); --model-size picks another of scripts/local-model.cjs.
+  const localModelSize = values['local-model'] ? values['model-size'] ?? '1.5b' : undefined;
   const stop = new AbortController();
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
   const config = readWorkerConfig();
   let modelOverrides = {};
   if (localModelSize !== undefined) {
-    log(`A small open model on this machine (Qwen2.5-Coder ${localModelSize}): built and fetched into .tools/ the first time (several minutes), then served on loopback.`);
+    log(`A small open model on this machine (${localModelSize}): built and fetched into .tools/ the first time (several minutes), then served on loopback.`);
     const { startLocalModel } = require('../../scripts/local-model.cjs') as typeof import('../../scripts/local-model.cjs');
     const local = await startLocalModel({ model: localModelSize });
     cleanups.push(() => local.stop());
