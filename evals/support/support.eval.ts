@@ -52,7 +52,7 @@ export default defineEvalSuite({
         status: 'completed',
         called: [{ tool: 'track_logistics', args: { order_id: 'ORD-2024-999' } }],
         notCalled: ['request_refund'],
-        answer: { matches: "/no order|not (be )?found|could(n't| not) find|no record|unable to (find|locate)|does(n't| not) exist|no information|invalid/i" },
+        answer: { matches: "/no order|not( been| be)? found|could(n't| not) (be )?(find|found|locate)|no record|unable to (find|locate)|does(n't| not) exist|no information|invalid/i" },
       },
     },
   ],

@@ -10,8 +10,8 @@ import { REPEAT_NOTE_START } from '../common/repeat-note';
  * either `{"tool": NAME, "arguments": {…}}` whose arguments fit that tool's schema, or
  * `{"answer": …}` (the answer's schema for a typed answer, else text). A small model then cannot
  * name a tool that is not there, write arguments the schema refuses, or wrap the call in prose.
- * The conversation is shown to the model in the same JSON form, so earlier calls read as it is
- * asked to write them. One call per reply.
+ * Earlier calls and their results stay in the conversation as they are (the chat template shows
+ * them in the form the model was trained on). One call per reply.
  */
 
 const CALL_ID_PREFIX = 'constrained_call_';
@@ -47,17 +47,12 @@ function catalogue(tools: ModelToolDefinition[], typed: boolean): string {
   ].join('\n');
 }
 
-/** The conversation as the constrained model reads it: calls and answers in the JSON it writes, results as user messages. */
+/** The conversation as the constrained model reads it: the tools listed in the system message. */
 function shownMessages(messages: Message[], tools: ModelToolDefinition[], typed: boolean): Message[] {
   const extra = catalogue(tools, typed);
   const shown: Message[] = [];
   for (const message of messages) {
     if (message.role === 'system') shown.push({ role: 'system', content: `${message.content}\n\n${extra}` });
-    else if (message.role === 'assistant') {
-      const calls = (message.toolCalls ?? []).map((call) => JSON.stringify({ tool: call.name, arguments: parsedOr(call.arguments) }));
-      const content = calls.length > 0 ? calls.join('\n') : JSON.stringify({ answer: typed ? parsedOr(message.content ?? '') : message.content ?? '' });
-      shown.push({ role: 'assistant', content });
-    } else if (message.role === 'tool') shown.push({ role: 'user', content: `Result of ${message.name}:\n${message.content}` });
     else shown.push(message);
   }
   if (!shown.some((message) => message.role === 'system')) shown.unshift({ role: 'system', content: extra });

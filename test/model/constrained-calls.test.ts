@@ -18,7 +18,7 @@ describe('calls constrained to the offered schemas', () => {
     expect((typed.oneOf as unknown[])[1]).toEqual({ type: 'object', properties: { answer: { type: 'object', properties: { total: { type: 'number' } } } }, required: ['answer'], additionalProperties: false });
   });
 
-  test('the request offers no tools; the system message lists them, and earlier calls and results read as the JSON the model writes', () => {
+  test('the request offers no tools; the system message lists them, and earlier calls and results stay as they are', () => {
     const request = constrainedRequest({
       messages: [
         { role: 'system', content: 'Be brief.' },
@@ -33,8 +33,8 @@ describe('calls constrained to the offered schemas', () => {
     expect(request.messages[0]!.content).toContain('- track: Track an order.');
     expect(request.messages.slice(1)).toEqual([
       { role: 'user', content: 'Where is A-1?' },
-      { role: 'assistant', content: '{"tool":"track","arguments":{"order_id":"A-1"}}' },
-      { role: 'user', content: 'Result of track:\nshipped' },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'track', arguments: '{"order_id":"A-1"}' }] },
+      { role: 'tool', toolCallId: 'c1', name: 'track', content: 'shipped', state: 'success' },
     ]);
   });
 
