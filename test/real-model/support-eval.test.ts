@@ -3,11 +3,12 @@ import { REAL_MODEL_ENV } from './real-model-env';
 
 /**
  * The share of the support eval's runs on the pinned model that must pass. The benchmark's target
- * is 80 % and measured 80 % (docs/benchmark.md); a gate at the target would fail on the model's own
- * variance one time in two, so the tier gates at 60 %: far above what the same model does without
- * calls held to the schemas (20 %), so a regression of the runtime's part still fails it.
+ * is 80 %; the pinned model passed 70–80 % of 20 runs in five measurements (76 % of 140 in all,
+ * docs/benchmark.md), so a gate there would fail on the model's own variance. The tier gates at
+ * 50 %: about one run in 300 of a model that passes 76 % falls below it, and the same model without
+ * calls held to the schemas passes 20 %, so a regression of the runtime's part still fails it.
  */
-const GATE = Number(process.env.REAL_MODEL_EVAL_GATE ?? 0.6);
+const GATE = Number(process.env.REAL_MODEL_EVAL_GATE ?? 0.5);
 const REPEAT = Number(process.env.REAL_MODEL_EVAL_REPEAT ?? 5);
 
 const skip = process.env[REAL_MODEL_ENV.skip];
