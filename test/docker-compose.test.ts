@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { findComposeCli } from './helpers/compose-cli';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_SERVER_DYNAMIC_CONFIG, SEARCH_ATTRIBUTE_FLAGS as DEV_SERVER_FLAGS } from '../scripts/dev-server.cjs';
@@ -25,23 +26,6 @@ interface ComposeService {
 interface ComposeProject {
   services: Record<string, ComposeService>;
   configs?: Record<string, { content?: string }>;
-}
-
-type ComposeCli = { command: string; prefix: string[] } | { skip: string };
-
-/** `docker compose` (plugin) or a v2 `docker-compose`; otherwise why the tests are skipped. */
-function findComposeCli(): ComposeCli {
-  const plugin = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
-  if (plugin.status === 0) return { command: 'docker', prefix: ['compose'] };
-  // The plugin binary that scripts/install-compose-plugin.sh builds also runs on its own.
-  for (const command of [join(ROOT, '.tools', 'docker', 'cli-plugins', 'docker-compose'), 'docker-compose']) {
-    const standalone = spawnSync(command, ['version', '--short'], { encoding: 'utf8' });
-    if (standalone.status === 0 && Number(String(standalone.stdout).trim().replace(/^v/, '').split('.')[0]) >= 2) {
-      return { command, prefix: [] };
-    }
-  }
-  if (plugin.error) return { skip: 'the docker client is not installed' };
-  return { skip: `docker is installed but its compose plugin is not (${String(plugin.stderr).trim().split('\n')[0]})` };
 }
 
 // Placeholders: `config` interpolates the environment, and real secrets must not reach test output.

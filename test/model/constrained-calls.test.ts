@@ -1,10 +1,19 @@
 import { z } from 'zod';
+import type { Message } from '../../src/common/messages';
 import { constrainedReplySchema, constrainedRequest, constrainsCalls, readConstrainedReply } from '../../src/model/constrained-calls';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 
 const track = { name: 'track', description: 'Track an order.', parameters: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'], additionalProperties: false } };
+
+/** A question, the model's lookup and its result. */
+const oneLookup: Message[] = [
+  { role: 'system', content: 'Be brief.' },
+  { role: 'user', content: 'Where is A-1?' },
+  { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'track', arguments: '{"order_id":"A-1"}' }] },
+  { role: 'tool', toolCallId: 'c1', name: 'track', content: 'shipped', state: 'success' },
+];
 
 describe('calls constrained to the offered schemas', () => {
   test('the reply schema is a call of one of the tools (its arguments schema) or an answer', () => {
@@ -20,12 +29,7 @@ describe('calls constrained to the offered schemas', () => {
 
   test('the request offers no tools; the system message lists them, and earlier calls and results stay as they are', () => {
     const request = constrainedRequest({
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'Where is A-1?' },
-        { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'track', arguments: '{"order_id":"A-1"}' }] },
-        { role: 'tool', toolCallId: 'c1', name: 'track', content: 'shipped', state: 'success' },
-      ],
+      messages: oneLookup,
       tools: [track],
     });
     expect(request.tools).toEqual([]);
@@ -92,10 +96,7 @@ describe('after a repeated call', () => {
   test('the next reply is held to an answer, and the model is told it has the result', () => {
     const request = constrainedRequest({
       messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'Where is A-1?' },
-        { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'track', arguments: '{"order_id":"A-1"}' }] },
-        { role: 'tool', toolCallId: 'c1', name: 'track', content: 'shipped', state: 'success' },
+        ...oneLookup,
         { role: 'assistant', content: null, toolCalls: [{ id: 'c2', name: 'track', arguments: '{"order_id":"A-1"}' }] },
         { role: 'tool', toolCallId: 'c2', name: 'track', content: 'This call repeats call c1, which already ran with the same arguments; it was not run again. Its result:\nshipped', state: 'success' },
       ],
