@@ -20,6 +20,9 @@ module.exports = {
     '<rootDir>/test/worker/worker-versioning.test.ts',
   ],
   testPathIgnorePatterns: ['/node_modules/'],
+  // jest's own environment: the chaos files kill and restart processes whose clients retry on timers of their own,
+  // and the tier ends its processes in its teardown (the timer check is for `npm test`'s workers, see jest.config.js).
+  testEnvironment: 'node',
   globalSetup: '<rootDir>/test/cluster/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/cluster/helpers/global-teardown.ts',
   setupFiles: ['<rootDir>/test/cluster/helpers/quiet-runtime.ts'],
