@@ -6,13 +6,12 @@ import type { RunState } from './run-state';
 import { specOf } from './tool-visibility';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../common/runtime-features';
 import { repeatNote } from '../common/repeat-note';
+import { canonicalJson } from '../common/canonical-json';
 
 /** Arguments as a value that compares equal whatever the key order or spacing the model used. */
 function canonical(text: string): string {
   try {
-    return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
-      value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
-    );
+    return canonicalJson(JSON.parse(text));
   } catch {
     return text.trim();
   }
