@@ -7,7 +7,7 @@ import { sendWebhook } from './notify/send-webhook';
 /**
  * Sends a notice to every webhook of the worker. A failed delivery fails the attempt, so Temporal
  * retries it with backoff; the webhooks already reached are kept in the heartbeat details and not
- * sent to again. The run never awaits this activity (see workflows/notify-waits.ts).
+ * sent to again. The run never awaits this activity (see workflows/effects/notify-waits.ts).
  */
 export function notifyWaitActivity(config: NotificationConfig | undefined) {
   return async function notifyWait(notice: WaitNotice): Promise<void> {

@@ -3,7 +3,7 @@ import type { ToolSpec } from '../common/tools';
 import { evaluatePermission, findMatchingRule } from '../permissions';
 import type { RegisteredAgent } from '../toolkit/agent-registry';
 import { META_TOOL_NAME, metaToolSpec } from '../common/meta-tool';
-import { groupsOf, metaToolEnabled } from '../workflows/tool-visibility';
+import { groupsOf, metaToolEnabled } from '../workflows/toolset';
 
 export type ToolOrigin =
   | { kind: 'builtin' }

@@ -7,7 +7,7 @@ import { workflowStatusName } from './run-execution';
 import { START_INPUT_VERSION, type RunStatus } from '../common/run';
 import type { RuntimeContext } from '../common/runtime';
 import { AGENT_FORK_OF, AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
-import type { agentWorkflow } from '../workflows/agent-workflow';
+import type { agentWorkflow } from '../workflows/run';
 import { AgentRun } from './agent-run';
 import { readWaitingCalls, waitingRunsQuery, type WaitingCallsOptions, type WaitingCallsPage } from './waiting-calls';
 import { checkStartInputSize } from './start-input-size';

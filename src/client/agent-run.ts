@@ -17,7 +17,7 @@ import {
 import type { AgentEvent } from '../common/events';
 import type { Message } from '../common/messages';
 import type { AgentRunResult, AgentRunState, ApprovalDecision, SubmittedResult } from '../common/run';
-import type { agentWorkflow } from '../workflows/agent-workflow';
+import type { agentWorkflow } from '../workflows/run';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';

@@ -18,7 +18,7 @@ import {
 } from '../common/conversation';
 import type { RuntimeContext } from '../common/runtime';
 import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
-import type { conversationWorkflow } from '../workflows/conversation-workflow';
+import type { conversationWorkflow } from '../workflows/run';
 import { AgentRun, type MessagesPage } from './agent-run';
 import { checkedRequest } from './checked-request';
 import { checkedBudget, type Budget } from '../common/budget';

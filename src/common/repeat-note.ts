@@ -1,4 +1,4 @@
-/** How the result of a call answered from an earlier one (see workflows/repeated-calls.ts) begins. */
+/** How the result of a call answered from an earlier one (see workflows/calls/repeated-calls.ts) begins. */
 export const REPEAT_NOTE_START = 'This call repeats call ';
 
 /** The result a repeated call gets: the earlier call's, with a note that nothing ran again. */

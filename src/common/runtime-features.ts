@@ -5,7 +5,7 @@
  * patch, this costs no marker and no search-attribute upsert per run.
  */
 export const RUNTIME_FEATURES = {
-  /** The single call of a batch is checked by the activity that runs it (see workflows/run-on-worker.ts). */
+  /** The single call of a batch is checked by the activity that runs it (see workflows/tools/run-on-worker.ts). */
   checkInExecute: 'check-in-execute',
   /** Model calls name the larger tool results instead of carrying them again (see contracts/tool-result-references.ts). */
   toolResultReferences: 'tool-result-references',

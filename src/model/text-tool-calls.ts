@@ -150,7 +150,7 @@ function rest(text: string, calls: Found[]): string {
  * makes unique), when it has no native ones; a reply that is only markup is empty. Without tools
  * offered (the summary at the iteration limit) a call written as text cannot run and is no answer
  * either: it is taken out, and a reply that was only a call is left empty (the workflow then ends
- * the run with what the model wrote last, see workflows/iteration-limit.ts).
+ * the run with what the model wrote last, see workflows/run/iteration-limit.ts).
  */
 export function readTextToolCalls(message: AssistantMessage, offered: number): AssistantMessage {
   if ((message.toolCalls?.length ?? 0) > 0 || !message.content) return message;

@@ -1,4 +1,2 @@
-export { agentWorkflow } from './agent-workflow';
-export { conversationWorkflow } from './conversation-workflow';
-export { noticesWorkflow } from './notices-handover';
+export { agentWorkflow, conversationWorkflow, noticesWorkflow } from './run';
 export { modelQuotaWorkflow } from './quota/model-quota-workflow';

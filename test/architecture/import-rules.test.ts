@@ -28,8 +28,8 @@ describe('the rooms of src/ and the application floor', () => {
       { from: 'worker/load-worker-agents', specifier: '../demo/agents', target: 'demo/agents', typeOnly: false },
       { from: 'mcp-server/follow-agent-call', specifier: '../cli/format-event', target: 'cli/format-event', typeOnly: true },
       { from: 'client/agent-client', specifier: '../worker/create-worker', target: 'worker/create-worker', typeOnly: false },
-      { from: 'workflows/tool-step', specifier: 'node:fs', typeOnly: false },
-      { from: 'workflows/tool-step', specifier: '../telemetry/tracing', target: 'telemetry/tracing', typeOnly: false },
+      { from: 'workflows/tools/tool-step', specifier: 'node:fs', typeOnly: false },
+      { from: 'workflows/tools/tool-step', specifier: '../telemetry/tracing', target: 'telemetry/tracing', typeOnly: false },
       { from: 'common/glob', specifier: 'node:path', typeOnly: false },
       { from: 'entry', specifier: './cli/run-cli', target: 'cli/run-cli', typeOnly: false },
     ];
@@ -37,8 +37,8 @@ describe('the rooms of src/ and the application floor', () => {
       'worker/load-worker-agents → demo/agents: only the application floor (cli, demo) imports demo/',
       'mcp-server/follow-agent-call → cli/format-event: only the application floor (cli, demo) imports cli/',
       'client/agent-client → worker/create-worker: client/ does not import worker/ at run time',
-      "workflows/tool-step → node:fs: the workflow sandbox loads only Temporal's workflow packages and zod",
-      'workflows/tool-step → telemetry/tracing: not sandbox-safe telemetry',
+      "workflows/tools/tool-step → node:fs: the workflow sandbox loads only Temporal's workflow packages and zod",
+      'workflows/tools/tool-step → telemetry/tracing: not sandbox-safe telemetry',
       'common/glob → node:path: common/ loads no Node or worker package',
       'entry → cli/run-cli: only the application floor (cli, demo) imports cli/',
     ]);
@@ -47,10 +47,10 @@ describe('the rooms of src/ and the application floor', () => {
   test('workflows/calls/ owns the tool-call records: the rest of the workflow imports its door only and writes no record', () => {
     expect(callsDoorViolations(imports)).toEqual([]);
     expect(callRecordWrites(sources(SRC))).toEqual([]);
-    expect(callsDoorViolations([{ from: 'workflows/tool-step', specifier: './calls/phases', target: 'workflows/calls/phases', typeOnly: false }])).toHaveLength(1);
+    expect(callsDoorViolations([{ from: 'workflows/tools/tool-step', specifier: './calls/phases', target: 'workflows/calls/phases', typeOnly: false }])).toHaveLength(1);
     expect(
-      callRecordWrites(new Map([['workflows/tool-step', "const x = 1;\nrecord.phase = { name: 'queued' };\nif (record.phase === y) {}"]])),
-    ).toEqual(["workflows/tool-step:2: record.phase = { name: 'queued' };"]);
+      callRecordWrites(new Map([['workflows/tools/tool-step', "const x = 1;\nrecord.phase = { name: 'queued' };\nif (record.phase === y) {}"]])),
+    ).toEqual(["workflows/tools/tool-step:2: record.phase = { name: 'queued' };"]);
   });
 
   test('the workflow code has no circles of imports (type-only ones included)', () => {

@@ -1,7 +1,7 @@
 import type { ToolCallRecord } from '../../src/common/tool-call-record';
 import { answerProblem } from '../../src/workflows/calls/answers';
 import { move, TRANSITIONS } from '../../src/workflows/calls/phases';
-import type { RunState } from '../../src/workflows/run-state';
+import type { RunState } from '../../src/workflows/state/run-state';
 
 const record = (phase: ToolCallRecord['phase'], more: Partial<ToolCallRecord> = {}): ToolCallRecord => ({ callId: 'c1', tool: 'refund', phase, ...more });
 const stateWith = (calls: ToolCallRecord[], answeredBefore: string[] = []) =>

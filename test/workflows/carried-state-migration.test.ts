@@ -3,7 +3,7 @@ import type { AgentRunResult, AgentWorkflowInput, CarriedState } from '../../src
 import { AgentRegistry } from '../../src/toolkit/agent-registry';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { migrateCarriedAnswers } from '../../src/workflows/calls';
-import { initialMessages } from '../../src/workflows/run-state';
+import { initialMessages } from '../../src/workflows/state/run-state';
 import { refundsIssued, refundTool, shipTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { maybeRecordHistory } from '../helpers/record-history';

@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../../src/common/failures';
 import { defineAgent } from '../../src/toolkit/define-agent';
-import { EMPTY_REPLY_REMINDER } from '../../src/workflows/iteration-limit';
+import { EMPTY_REPLY_REMINDER } from '../../src/workflows/run/iteration-limit';
 import { addTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 

@@ -1,7 +1,7 @@
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
-import { modelSchedule } from '../../src/workflows/model-step';
-import { toolSchedule } from '../../src/workflows/tool-defaults';
+import { modelSchedule } from '../../src/workflows/model/model-step';
+import { toolSchedule } from '../../src/workflows/tools/tool-defaults';
 import { z } from 'zod';
 
 const spec = (over: object = {}) => ({ name: 't', description: '', parameters: {}, readOnly: false, concurrencySafe: false, external: false, source: { kind: 'code' as const }, ...over });

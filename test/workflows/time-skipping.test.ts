@@ -2,7 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { FailureTypes } from '../../src/common/failures';
-import { SERVING_WORKER_TIMEOUT } from '../../src/workflows/describe-agent';
+import { SERVING_WORKER_TIMEOUT } from '../../src/workflows/run/describe-agent';
 import type { AgentEvent } from '../../src/common/events';
 import type { ToolMessage } from '../../src/common/messages';
 import { defineAgent } from '../../src/toolkit/define-agent';

@@ -1,7 +1,7 @@
 import type { AgentDescriptor } from '../../src/common/agent';
 import type { Message } from '../../src/common/messages';
 import { appendToSystem } from '../../src/common/system-addition';
-import { toolGroupsPrompt } from '../../src/workflows/tool-groups-prompt';
+import { toolGroupsPrompt } from '../../src/workflows/toolset/tool-groups-prompt';
 
 /** What a model call gets: the groups paragraph joined to the system message (see the callModel activity). */
 const withToolGroupsPrompt = (messages: Message[], agent: AgentDescriptor, active: string[]) =>

@@ -3,7 +3,7 @@ import type { AssistantMessage } from '../../src/common/messages';
 import type { ScriptedTurnInfo } from '../../src/testing/scripted-model-types';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { defineTool } from '../../src/toolkit/define-tool';
-import { usedCallIds, withUniqueCallIds } from '../../src/workflows/unique-call-ids';
+import { usedCallIds, withUniqueCallIds } from '../../src/workflows/model/unique-call-ids';
 import { refundsIssued, refundTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { toolMessages } from '../helpers/tool-messages';

@@ -1,4 +1,4 @@
-import { waitingCallDetails } from '../../src/workflows/waiting-details';
+import { waitingCallDetails } from '../../src/workflows/calls/waiting-details';
 
 describe("the Web UI's details of a waiting call", () => {
   const call = { callId: 'call_0_1', tool: 'refund', kind: 'approval' as const, input: { order_id: 'ORD-1', note: 'say "hi"' }, decision: { behavior: 'ask' as const, reason: 'refund is on the ask list' } };

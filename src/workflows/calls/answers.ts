@@ -3,9 +3,9 @@ import type { DecideRequest, SubmitToolResultRequest } from '../../common/defini
 import type { ApprovalDecision, SubmittedResult } from '../../common/run';
 import type { WaitKind } from '../../common/tool-call-record';
 import { truncateText } from '../../common/truncate-text';
-import { activities } from '../activities-proxy';
-import { nowIso } from '../clock';
-import type { RunState } from '../run-state';
+import { activities } from '../platform';
+import { nowIso } from '../platform';
+import type { RunState } from '../state';
 import { applyChange } from './apply-change';
 import { answeredBefore, recordForAnswer, recordOf } from './book';
 import { decide } from './approval';

@@ -1,12 +1,12 @@
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import { permissionDecided } from '../../telemetry/permission-decided';
 import { countApprovalWait } from '../../telemetry/run-metrics';
-import { nowIso } from '../clock';
-import { recordEvent } from '../event-log';
-import { notifyWait } from '../notify-waits';
-import { rejectInput } from '../reject-input';
-import type { RunState } from '../run-state';
-import { setStatus } from '../status';
+import { nowIso } from '../platform';
+import { recordEvent } from '../effects';
+import { notifyWait } from '../effects';
+import { rejectInput } from '../input';
+import type { RunState } from '../state';
+import { setStatus } from '../effects';
 import type { CallChange } from './change';
 import { publishWaits } from './publish-waits';
 import { showOwnWaits, showSubAgentWaits } from './show-waits';

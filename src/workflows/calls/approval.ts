@@ -2,13 +2,13 @@ import type { PreparedCall } from '../../common/contracts/tool-calls';
 import type { AgentEventBody } from '../../common/events';
 import type { ApprovalDecision } from '../../common/run';
 import { callAnswerOf, type ToolCallRecord } from '../../common/tool-call-record';
-import { nowIso } from '../clock';
-import type { RunState } from '../run-state';
+import { nowIso } from '../platform';
+import type { RunState } from '../state';
 import { recordOf } from './book';
 import type { CallChange, NoticeBody } from './change';
 import { answeredNotice, waitingNotice } from './notices';
 import { move, writable } from './phases';
-import { earlierRun } from '../repeated-calls';
+import { earlierRun } from './repeated-calls';
 
 /** The approval half of a call's lifecycle: asked, decided by a person (or by nobody in time). */
 

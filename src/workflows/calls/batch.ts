@@ -1,6 +1,6 @@
 import type { PreparedCall } from '../../common/contracts/tool-calls';
 import type { ToolResultState } from '../../common/messages';
-import type { RunState } from '../run-state';
+import type { RunState } from '../state';
 import { recordOf } from './book';
 import type { CallChange } from './change';
 import { move, writable } from './phases';

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../common/messages';
 import type { ApprovalDecision, CarriedState } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import type { RunState } from '../run-state';
+import type { RunState } from '../state';
 import type { CallChange } from './change';
 
 /** How many records of answers for calls the run has not seen yet it keeps (signals may race the model's reply). */

@@ -1,7 +1,7 @@
 import { BUDGET_TOOL, type Spend } from '../../common/budget';
 import type { AgentEventBody } from '../../common/events';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import { nowIso } from '../clock';
+import { nowIso } from '../platform';
 import { decidedEvent } from './approval';
 import type { CallChange } from './change';
 import { answeredNotice, waitingNotice } from './notices';

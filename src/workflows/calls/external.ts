@@ -1,9 +1,9 @@
 import type { ToolCallResult } from '../../common/contracts/tool-calls';
 import type { SubmittedResult } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import { nowIso } from '../clock';
-import { preview } from '../event-log';
-import type { RunState } from '../run-state';
+import { nowIso } from '../platform';
+import { preview } from '../effects';
+import type { RunState } from '../state';
 import { recordOf } from './book';
 import type { CallChange } from './change';
 import { answeredNotice, waitingNotice } from './notices';

@@ -13,3 +13,4 @@ export type { BudgetAnswer } from './budget-call';
 export { answerProblem, isUnseen, recordDecision, recordSubmission } from './answers';
 export { allPending, carriedRecords, ownPending, subAgentHolding, visibleRecords } from './views';
 export type { AskCall, GateOutcome } from './approval';
+export { earlierRun, reusableRun, reusedResult } from './repeated-calls';

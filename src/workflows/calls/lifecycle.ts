@@ -1,7 +1,7 @@
 import type { PreparedCall } from '../../common/contracts/tool-calls';
 import type { SubAgentWaitingReport } from '../../common/definitions';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import type { RunState } from '../run-state';
+import type { RunState } from '../state';
 import { applyChange } from './apply-change';
 import { checked } from './batch';
 import { endBatch } from './book';

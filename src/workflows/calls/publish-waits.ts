@@ -1,7 +1,7 @@
 import { upsertMemo } from '@temporalio/workflow';
 import { WAITS_MEMO_KEY } from '../../common/contracts/published-waits';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
-import type { RunState } from '../run-state';
+import type { RunState } from '../state';
 import { publishedWaits } from './views';
 
 /**

@@ -1,8 +1,8 @@
 import { workflowInfo } from '@temporalio/workflow';
 import type { RunStatus } from '../../common/run';
-import type { RunState } from '../run-state';
-import { setStatus, setStep } from '../status';
-import { waitingCallDetails } from '../waiting-details';
+import type { RunState } from '../state';
+import { setStatus, setStep } from '../effects';
+import { waitingCallDetails } from './waiting-details';
 import { ownPending, subAgentRecords, waitsInSubAgents } from './views';
 
 const WAITING_STATUSES: ReadonlySet<RunStatus> = new Set(['running', 'awaiting_approval', 'awaiting_external']);

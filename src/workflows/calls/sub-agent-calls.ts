@@ -1,5 +1,5 @@
 import type { SubAgentWaitingReport } from '../../common/definitions';
-import type { RunState } from '../run-state';
+import type { RunState } from '../state';
 import { recordOf } from './book';
 import type { CallChange } from './change';
 import { move } from './phases';

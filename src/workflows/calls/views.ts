@@ -1,8 +1,8 @@
 import { MAX_PUBLISHED_CALLS, publishedInput, type PublishedCall, type PublishedWaits, type TopRun } from '../../common/contracts/published-waits';
 import type { PendingCall } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import type { RunState } from '../run-state';
-import { specOf } from '../tool-visibility';
+import type { RunState } from '../state';
+import { specOf } from '../toolset';
 import { ALLOWANCE_JSON_SCHEMA, BUDGET_TOOL } from '../../common/budget';
 import type { JsonSchema } from '../../common/tools';
 

@@ -1,7 +1,7 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import type { ToolCallResult } from '../../common/contracts/tool-calls';
-import type { RunState } from '../run-state';
+import type { RunState } from '../state';
 import { applyChange } from './apply-change';
 import { askApprovals, endApprovalWait, type AskCall, type GateOutcome } from './approval';
 import { beginOwnCall, endBatch, recordOf } from './book';

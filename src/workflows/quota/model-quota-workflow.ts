@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { modelLimitsSchema, quotaPayloadSchemas, quotaPausedUntilQuery, quotaPauseSignal, quotaUsedSignal, reserveQuotaUpdate } from '../../common/model-limits';
-import { nowMs } from '../clock';
+import { nowMs } from '../platform';
 import { emptyBook, grant, pauseUntil, prune, recordUsage, type QuotaBook } from './quota-schedule';
 
 export interface ModelQuotaInput {
