@@ -41,6 +41,5 @@ export function hasBearerToken(request: IncomingMessage, token: string): boolean
   return match !== null && sameSecret(match[1]!, token);
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+/** Now in src/http; still named here for src/cli/commands/{codec-server,mcp}.ts, which import it from this file. */
+export { isLoopbackHost } from '../http';

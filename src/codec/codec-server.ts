@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PayloadCodec } from '@temporalio/common';
+import { HttpError, readJsonBody } from '../http';
 import { answerPreflight, applyCors, hasBearerToken } from './codec-server-access';
 import { isPayloadDecryptionError } from './payload-decryption-error';
 import { payloadFromJson, payloadsBodySchema, payloadToJson } from './payload-json';
@@ -33,30 +34,6 @@ export interface CodecServer {
   close(): Promise<void>;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function readBody(request: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      // The rest is read and dropped; the answer closes the connection.
-      else reject(new HttpError(413, `the body is over ${limit} bytes`));
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
@@ -67,13 +44,7 @@ function operationOf(url: string | undefined): 'encode' | 'decode' | undefined {
   return /\/(encode|decode)\/?$/.exec(path)?.[1] as 'encode' | 'decode' | undefined;
 }
 
-async function convert(codec: PayloadCodec, operation: 'encode' | 'decode', text: string): Promise<unknown> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'the body is not JSON');
-  }
+async function convert(codec: PayloadCodec, operation: 'encode' | 'decode', json: unknown): Promise<unknown> {
   const body = payloadsBodySchema.safeParse(json);
   if (!body.success) throw new HttpError(400, 'expected {"payloads":[{"metadata":{"<key>":"<base64>"},"data":"<base64>"}]}');
   const payloads = body.data.payloads.map(payloadFromJson);
@@ -116,7 +87,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       return sendJson(response, 405, { error: 'use POST' });
     }
     try {
-      sendJson(response, 200, await convert(options.codec, operation, await readBody(request, limit)));
+      sendJson(response, 200, await convert(options.codec, operation, await readJsonBody(request, { maxBytes: limit })));
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
       log(`${what}: ${status}, ${(error as Error).message}`);

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { isLoopbackHost, sameSecret } from '../codec/codec-server-access';
+import { sameSecret } from '../codec/codec-server-access';
+import { isLoopbackHost } from '../http';
 
 /** A bearer token and the person it stands for (the identity recorded with their answers). */
 export interface InboxToken {

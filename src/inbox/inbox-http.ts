@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { isLoopbackHost } from '../codec/codec-server-access';
-import { normalOrigin } from '../codec/origin-check';
-import { readBodyText } from '../codec/read-body-text';
+import { HttpError, readBody } from '../http';
 import type { SafeHtml } from './html';
 
-/** How the inbox answers over HTTP: its headers, its errors, and what it reads of a request. */
+/** How the inbox answers over HTTP: its headers, its pages, and what it reads of a request (the shared pieces are in src/http). */
 
 const MAX_FORM_BYTES = 2 * 1024 * 1024;
 
@@ -16,17 +14,6 @@ export const SECURITY_HEADERS = {
   'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
-
-/** A refusal with its status, shown as an error page. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
 
 export function send(response: ServerResponse, status: number, body: string, type: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'Content-Type': type, ...SECURITY_HEADERS, ...headers }).end(body);
@@ -47,27 +34,9 @@ export function queryOf<S extends z.ZodTypeAny>(url: URL, schema: S): z.output<S
   return parsed.data;
 }
 
-/** A browser's post must come from the inbox's own pages (the CSRF token is checked as well). */
-export function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  const normal = normalOrigin(origin);
-  if (!normal || !/^https?:\/\//.test(normal)) return false;
-  return new URL(normal).host === request.headers.host;
-}
-
-/** Whether a Host header names a loopback address (with or without a port). */
-export function loopbackHostHeader(header: string | undefined): boolean {
-  if (!header) return false;
-  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.replace(/:\d+$/, '');
-  return isLoopbackHost(name);
-}
-
 export async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
   const type = request.headers['content-type'] ?? '';
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new HttpError(415, 'Send the form as application/x-www-form-urlencoded.');
-  const text = await readBodyText(request, MAX_FORM_BYTES);
-  if (text === undefined) throw new HttpError(413, `The form is over ${MAX_FORM_BYTES / 1024 / 1024} MiB.`);
-  return new URLSearchParams(text);
+  return new URLSearchParams(await readBody(request, { maxBytes: MAX_FORM_BYTES, tooLarge: `The form is over ${MAX_FORM_BYTES / 1024 / 1024} MiB.` }));
 }
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { EventStream } from '../http';
 
 /** What one poll found: the keys of the calls on the list's first page, and which watched calls still wait. */
 export interface LiveReading {
@@ -7,7 +8,7 @@ export interface LiveReading {
 }
 
 interface Listener {
-  response: ServerResponse;
+  stream: EventStream;
   /** The call an item page follows; none for a list page. */
   watch?: string;
   /** Whether the watched call was seen waiting (only then can it stop). */
@@ -24,6 +25,7 @@ interface Listener {
 export class LiveUpdates {
   private readonly listeners = new Set<Listener>();
   private timer: NodeJS.Timeout | undefined;
+  /** The data of the last `waiting` event, sent at once to a list page that opens. */
   private last = '';
   private polling = false;
 
@@ -33,15 +35,14 @@ export class LiveUpdates {
   ) {}
 
   listen(response: ServerResponse, watch?: string): void {
-    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    response.write(`retry: 2000\n\n`);
-    const listener: Listener = { response, ...(watch ? { watch } : {}) };
+    const stream = new EventStream(response, { cacheControl: 'no-store', retryMs: 2000 });
+    const listener: Listener = { stream, ...(watch ? { watch } : {}) };
     this.listeners.add(listener);
     response.on('close', () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stop();
     });
-    if (!watch && this.last) response.write(this.last);
+    if (!watch && this.last) void stream.send({ event: 'waiting', data: this.last });
     this.timer ??= setInterval(() => void this.poll(), this.intervalMs);
     void this.poll();
   }
@@ -53,16 +54,16 @@ export class LiveUpdates {
       const all = [...this.listeners];
       const watched = [...new Set(all.flatMap((listener) => (listener.watch ? [listener.watch] : [])))];
       const reading = await this.read({ firstPage: all.some((listener) => !listener.watch), watched });
-      const message = `event: waiting\ndata: ${JSON.stringify({ keys: [...reading.firstPage].sort() })}\n\n`;
-      if (message !== this.last) {
-        this.last = message;
-        for (const listener of all) if (!listener.watch) listener.response.write(message);
+      const data = JSON.stringify({ keys: [...reading.firstPage].sort() });
+      if (data !== this.last) {
+        this.last = data;
+        for (const listener of all) if (!listener.watch) void listener.stream.send({ event: 'waiting', data });
       }
       for (const listener of all) {
         if (!listener.watch) continue;
         if (reading.waiting.has(listener.watch)) listener.seen = true;
         else if (listener.seen) {
-          listener.response.write(`event: gone\ndata: ${JSON.stringify({ key: listener.watch })}\n\n`);
+          void listener.stream.send({ event: 'gone', data: JSON.stringify({ key: listener.watch }) });
           listener.seen = false;
         }
       }
@@ -81,7 +82,7 @@ export class LiveUpdates {
 
   close(): void {
     this.stop();
-    for (const listener of this.listeners) listener.response.end();
+    for (const listener of this.listeners) listener.stream.end();
     this.listeners.clear();
   }
 }

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { HttpError, sameOrigin } from '../http';
 import { html, type SafeHtml } from './html';
 import { TOKEN_COOKIE, visitorOf, type InboxAuthOptions } from './inbox-auth';
-import { formOf, HttpError, sameOrigin, SECURITY_HEADERS, sendPage } from './inbox-http';
+import { formOf, SECURITY_HEADERS, sendPage } from './inbox-http';
 
 const signInSchema = z.object({ token: z.string().min(1).max(1_000) }).strict();
 

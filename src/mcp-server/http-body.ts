@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { readBodyText } from '../codec/read-body-text';
+import { HttpError, readBody } from '../http';
 import { checkText, type ErrorReply } from './json-rpc-check';
 
 export type HttpBody = { ok: true; message: JSONRPCMessage } | { ok: false; status: number; reply: ErrorReply | ErrorReply[] };
@@ -12,8 +12,13 @@ export type HttpBody = { ok: true; message: JSONRPCMessage } | { ok: false; stat
  * the request it answers, so HTTP and stdio clients get the same answers. The SDK's size limit holds.
  */
 export async function readJsonRpcBody(request: IncomingMessage, maxBytes = DEFAULT_MAX_REQUEST_BODY_SIZE): Promise<HttpBody> {
-  const text = await readBodyText(request, maxBytes);
-  if (text === undefined) return { ok: false, status: 413, reply: { jsonrpc: '2.0', id: null, error: { code: -32000, message: requestBodyTooLargeMessage(maxBytes) } } };
+  let text: string;
+  try {
+    text = await readBody(request, { maxBytes, tooLarge: requestBodyTooLargeMessage(maxBytes) });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return { ok: false, status: error.status, reply: { jsonrpc: '2.0', id: null, error: { code: -32000, message: error.message } } };
+  }
   const checked = checkText(text);
   return checked.ok ? checked : { ok: false, status: 400, reply: checked.reply };
 }

@@ -1,4 +1,4 @@
-import { normalOrigin } from '../codec/origin-check';
+import { normalOrigin } from '../http';
 
 /** The variable with more origins the HTTP server takes requests from (comma-separated), when no --allow-origin is given. */
 export const ALLOWED_ORIGINS_ENV = 'AGENT_MCP_ALLOWED_ORIGINS';

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { hasBearerToken, isLoopbackHost } from '../codec/codec-server-access';
+import { hasBearerToken } from '../codec/codec-server-access';
+import { isLoopbackHost, originAllowed } from '../http';
 import { readJsonRpcBody } from './http-body';
-import { originAllowed } from '../codec/origin-check';
 import { originRefusal, parseAllowedOrigins } from './origin-policy';
 
 export interface McpHttpOptions {

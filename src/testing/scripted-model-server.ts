@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { EventStream, readJsonBody } from '../http';
 import { streamPayloads } from './scripted-chunks';
 import { completionBody, type CompletionMeta } from './scripted-completion';
 import { errorBody } from './scripted-error-body';
@@ -127,24 +128,25 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       res.socket?.destroy();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const events = new EventStream(res);
     const payloads = streamPayloads(reply.turn, reply.usage, reply.meta, {
       chunkSize,
       includeUsage: reply.includeUsage,
     });
     for (let index = 0; index < payloads.length; index++) {
       if (index === stopAt) {
-        if (drop?.graceful) res.end();
+        if (drop?.graceful) events.end();
         else res.socket?.destroy();
         return;
       }
-      await writeAndFlush(res, `data: ${payloads[index]}\n\n`);
+      // Each chunk waits until the socket took it: the next one (or a stall, or a drop) comes after.
+      await events.send({ data: payloads[index]! });
       options.onChunkSent?.(index, payloads[index]!);
       if (index === 0 && stall) await sleep(stall.stallMs);
       else if (chunkDelayMs > 0) await sleep(chunkDelayMs);
       if (closed || res.destroyed) return;
     }
-    res.end();
+    events.end();
   };
 
   /** Requests served per model in the last minute, when the server keeps a rate limit. */
@@ -164,7 +166,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   const chatCompletion = async (req: IncomingMessage, res: ServerResponse) => {
     let body: ScriptedRequest;
     try {
-      body = JSON.parse(await readBody(req));
+      body = (await readJsonBody(req, { maxBytes: Infinity })) as ScriptedRequest;
     } catch {
       sendJson(res, 400, errorBody(400, '', 'Request body is not valid JSON.'));
       return;
@@ -282,13 +284,4 @@ function dropFault(fault: ScriptedFault | undefined): DropConnectionFault | unde
 
 function stallFault(fault: ScriptedFault | undefined): StallFault | undefined {
   return fault && 'stallMs' in fault ? fault : undefined;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

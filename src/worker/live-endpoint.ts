@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import type { LiveDelta } from '../common/contracts/live-deltas';
 import type { LiveCalls } from '../activities/live-calls';
+import { EventStream } from '../http';
 
 /** Comments on an idle stream, so proxies and clients keep it open. */
 const KEEP_ALIVE_MS = 15_000;
@@ -56,19 +57,21 @@ function serveCall(req: IncomingMessage, res: ServerResponse, options: LiveEndpo
     res.writeHead(400, { 'content-type': 'text/plain' }).end('`from` (or Last-Event-ID) must be a whole number of at least 0.\n');
     return;
   }
-  // Encoding is asynchronous (a codec may be); one chain keeps the deltas in order.
+  // Encoding is asynchronous (a codec may be); one chain keeps the deltas in order. The chain runs
+  // after this function has returned, so the stream below is open by the time it writes.
   let chain = Promise.resolve();
-  const write = (text: string) => {
-    if (!res.destroyed) res.write(text);
-  };
+  let stream: EventStream | undefined;
   const stop = options.calls.follow(path, from, {
     delta(position, delta) {
-      chain = chain.then(async () => write(`id: ${position}\nevent: delta\ndata: ${JSON.stringify(wirePayload(await encoded(delta, options.codecs)))}\n\n`));
+      chain = chain.then(async () => {
+        const data = JSON.stringify(wirePayload(await encoded(delta, options.codecs)));
+        void stream?.send({ id: position, event: 'delta', data });
+      });
     },
     end() {
       chain = chain.then(() => {
-        write('event: end\ndata: {}\n\n');
-        res.end();
+        void stream?.send({ event: 'end', data: '{}' });
+        stream?.end();
       });
     },
   });
@@ -76,13 +79,8 @@ function serveCall(req: IncomingMessage, res: ServerResponse, options: LiveEndpo
     res.writeHead(404, { 'content-type': 'text/plain' }).end('This worker has no such call (it ended over two minutes ago, or it ran on another worker).\n');
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.flushHeaders();
-  const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-  res.on('close', () => {
-    clearInterval(keepAlive);
-    stop();
-  });
+  stream = new EventStream(res, { keepAliveMs: KEEP_ALIVE_MS });
+  res.on('close', () => stop());
 }
 
 /**

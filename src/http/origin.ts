@@ -1,6 +1,7 @@
-import { isLoopbackHost } from './codec-server-access';
+import type { IncomingMessage } from 'node:http';
+import { isLoopbackHost } from './loopback';
 
-/** Origins as browsers send them, checked by the HTTP front ends (the MCP server, the inbox). */
+/** Origins as browsers send them (the `Origin` header), checked by the HTTP front ends (the MCP server, the inbox). */
 
 /** An origin of another scheme (a browser extension's, an app's), compared as written: URL gives them no origin. */
 const OPAQUE_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i;
@@ -32,3 +33,11 @@ export function originAllowed(origin: string, allowed: ReadonlySet<string>): boo
   return isLoopbackHost(new URL(normal).hostname);
 }
 
+/** Whether a browser's request comes from the server's own pages: its `Origin` (when it sends one) names the Host it was sent to. */
+export function sameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  const normal = normalOrigin(origin);
+  if (!normal || !/^https?:\/\//.test(normal)) return false;
+  return new URL(normal).host === request.headers.host;
+}
