@@ -152,3 +152,8 @@ export function spendText(spend: Spend): string {
   if (spend.tokens !== undefined) parts.push(`${Math.round(spend.tokens).toLocaleString('en-US')} ${Math.round(spend.tokens) === 1 ? 'token' : 'tokens'}`);
   return parts.join(' and ');
 }
+
+/** Whether a waiting call asks for more budget. Runs of 0.7.0 and before mark it by its tool's name only. */
+export function asksForBudget(call: { budget?: true; tool: string }): boolean {
+  return call.budget === true || call.tool === BUDGET_TOOL;
+}

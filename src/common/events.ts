@@ -17,7 +17,8 @@ export type AgentEventBody =
       cost?: number;
     }
   | { type: 'tool_call_started'; callId: string; tool: string; input: unknown }
-  | { type: 'tool_call_finished'; callId: string; tool: string; state: ToolResultState; durationMs: number; preview: string }
+  /** `input`: what the tool ran with, when its check read the model's arguments into something else (defaults, coercions). */
+  | { type: 'tool_call_finished'; callId: string; tool: string; state: ToolResultState; durationMs: number; preview: string; input?: unknown }
   | {
       type: 'permission_requested';
       callId: string;

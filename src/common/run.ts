@@ -69,6 +69,8 @@ export interface PendingCall {
   callId: string;
   tool: string;
   kind: 'approval' | 'external';
+  /** Set on the call a run makes itself to ask for more budget (its tool is `$budget`). */
+  budget?: true;
   input: unknown;
   /** For approvals: why the engine asked, and the rule that would allow it from now on. */
   decision?: PermissionDecision;

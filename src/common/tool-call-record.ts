@@ -30,6 +30,8 @@ export type WaitKind = 'approval' | 'external';
 /** One tool call of the run's current batch: everything the run knows and decided about it. */
 export interface ToolCallRecord {
   readonly callId: string;
+  /** What the call is: absent for a tool call of the model's reply; `budget` for the call a run makes itself to ask for more budget. */
+  readonly kind?: 'budget';
   /** The tool's name; '' while the call is unseen. */
   readonly tool: string;
   /** Its input (after edits a person approved); absent while unseen. */
@@ -47,6 +49,8 @@ export interface ToolCallRecord {
   readonly externalAt?: string;
   /** An earlier call of this run with the same tool and arguments that already ran (told to whoever approves it). */
   readonly repeats?: RepeatedCall;
+  /** When a worker began running it (workflow time, ms): its finished event's duration counts from here. */
+  readonly startedAt?: number;
 }
 
 /** The earlier call a call repeats: its id and the start of its result. */

@@ -64,6 +64,8 @@ function answersOf(events: readonly AgentEvent[], results: ReadonlyMap<string, T
 /** Every call a tool ran in, with the input it ran with and the full result its message holds. */
 function recordingOf(events: readonly AgentEvent[], results: ReadonlyMap<string, ToolMessage>): RecordedCall[] {
   const external = new Set(events.flatMap((event) => (event.type === 'external_requested' ? [event.callId] : [])));
+  // The input a tool ran with, when its check read the model's arguments into another (see tool_call_finished).
+  const ranWith = new Map(events.flatMap((event) => (event.type === 'tool_call_finished' && event.input !== undefined ? [[event.callId, event.input] as const] : [])));
   const recorded: RecordedCall[] = [];
   for (const event of events) {
     if (event.type !== 'tool_call_started' || external.has(event.callId)) continue;
@@ -71,7 +73,7 @@ function recordingOf(events: readonly AgentEvent[], results: ReadonlyMap<string,
     if (!message || (message.state !== 'success' && message.state !== 'error')) continue;
     recorded.push({
       tool: event.tool,
-      input: event.input,
+      input: ranWith.has(event.callId) ? ranWith.get(event.callId) : event.input,
       result: { content: message.content, ...(message.state === 'error' ? { isError: true } : {}), ...(message.blocks ? { blocks: message.blocks as Record<string, unknown>[] } : {}) },
     });
   }

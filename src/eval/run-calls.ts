@@ -32,6 +32,7 @@ export function callsOf(events: readonly AgentEvent[]): RunCall[] {
       case 'tool_call_finished': {
         const call = calls.get(event.callId);
         if (call) call.outcome = event.state;
+        if (call && event.input !== undefined) call.input = event.input;
         break;
       }
       case 'permission_decided': {

@@ -5,7 +5,7 @@ import type { WaitKind } from '../../common/tool-call-record';
 import { truncateText } from '../../common/truncate-text';
 import { activities } from '../platform';
 import { nowIso } from '../platform';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { applyChange } from './apply-change';
 import { answeredBefore, recordForAnswer, recordOf } from './book';
 import { decide } from './approval';
@@ -31,7 +31,7 @@ const WORDS = {
 const WAITING_PHASE = { approval: 'awaiting_approval', external: 'awaiting_external' } as const;
 
 /** No record of the call in this batch, and no result of it before: an answer for it arrived early. */
-export function isUnseen(state: RunState, callId: string): boolean {
+export function isUnseen(state: Writing<'calls'>, callId: string): boolean {
   const record = recordOf(state, callId);
   return record ? record.phase.name === 'unseen' : !answeredBefore(state, callId);
 }
@@ -42,7 +42,7 @@ export function isUnseen(state: RunState, callId: string): boolean {
  * tool may still suspend for its result) or not seen yet: the answer is kept until the call waits
  * for it. Updates answer only a call that waits for that answer now.
  */
-export function answerProblem(state: RunState, kind: WaitKind, callId: string, early = false): string | undefined {
+export function answerProblem(state: Writing<'calls'>, kind: WaitKind, callId: string, early = false): string | undefined {
   const words = WORDS[kind];
   const record = recordOf(state, callId);
   const notWaiting = `no tool call '${callId}' is waiting for ${words.waitsFor}`;
@@ -60,7 +60,7 @@ export function answerProblem(state: RunState, kind: WaitKind, callId: string, e
   return early ? undefined : notWaiting;
 }
 
-function refuseIfProblem(state: RunState, kind: WaitKind, callId: string, early: boolean): void {
+function refuseIfProblem(state: Writing<'calls'>, kind: WaitKind, callId: string, early: boolean): void {
   const problem = answerProblem(state, kind, callId, early);
   if (problem) throw ApplicationFailure.nonRetryable(problem, 'Agent.UnknownCall');
 }
@@ -70,7 +70,7 @@ function refuseIfProblem(state: RunState, kind: WaitKind, callId: string, early:
  * counts. From a signal (`early`), a decision for a call the run has not seen yet is kept until
  * the call asks.
  */
-export async function recordDecision(state: RunState, request: DecideRequest, early = false): Promise<ApprovalDecision> {
+export async function recordDecision(state: Writing<'calls'>, request: DecideRequest, early = false): Promise<ApprovalDecision> {
   let input: unknown = request.input;
   if (early && input !== undefined && isUnseen(state, request.callId)) {
     throw ApplicationFailure.nonRetryable('edited input needs the call to be known first', 'Agent.UnknownCall');
@@ -118,7 +118,7 @@ function allowedAmounts(input: unknown): unknown {
  * Synchronous, so the update that carries it completes at the same point of the workflow task as
  * in runs recorded before.
  */
-export function recordSubmission(state: RunState, request: SubmitToolResultRequest, early = false): SubmittedResult {
+export function recordSubmission(state: Writing<'calls'>, request: SubmitToolResultRequest, early = false): SubmittedResult {
   refuseIfProblem(state, 'external', request.callId, early);
   const submission: SubmittedResult = {
     callId: request.callId,

@@ -3,7 +3,7 @@ import type { AgentEventBody } from '../../common/events';
 import type { ApprovalDecision } from '../../common/run';
 import { callAnswerOf, type ToolCallRecord } from '../../common/tool-call-record';
 import { nowIso } from '../platform';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { recordOf } from './book';
 import type { CallChange, NoticeBody } from './change';
 import { answeredNotice, waitingNotice } from './notices';
@@ -40,7 +40,7 @@ export function decidedEvent(record: ToolCallRecord, timeout?: unknown): AgentEv
 }
 
 /** The model's call of this id in the reply being handled (the conversation's last assistant message). */
-function callOf(state: RunState, callId: string) {
+function callOf(state: Writing<'calls'>, callId: string) {
   for (let i = state.messages.length - 1; i >= 0; i--) {
     const message = state.messages[i]!;
     if (message.role === 'assistant') return message.toolCalls?.find((call) => call.id === callId);
@@ -49,7 +49,7 @@ function callOf(state: RunState, callId: string) {
 }
 
 /** The batch's ASKs start waiting for a person (a call answered early waits for nothing, and nobody is told). */
-export function askApprovals(state: RunState, asks: readonly AskCall[]): CallChange {
+export function askApprovals(state: Writing<'calls'>, asks: readonly AskCall[]): CallChange {
   const events: AgentEventBody[] = [];
   const notices: NoticeBody[] = [];
   for (const ask of asks) {
@@ -87,7 +87,7 @@ export function decide(record: ToolCallRecord, decision: ApprovalDecision): Call
  * settled as denied. Calls decided before they asked (and calls nobody decided) get their event
  * now; a rule a person allowed for the session joins the run's rules.
  */
-export function endApprovalWait(state: RunState, asks: readonly AskCall[], decidedEarly: ReadonlySet<string>): { outcomes: GateOutcome[]; change: CallChange } {
+export function endApprovalWait(state: Writing<'calls'>, asks: readonly AskCall[], decidedEarly: ReadonlySet<string>): { outcomes: GateOutcome[]; change: CallChange } {
   const timeout = state.descriptor.approvalTimeout;
   const change: Required<Pick<CallChange, 'events' | 'notices' | 'decisions'>> & CallChange = {
     events: [],

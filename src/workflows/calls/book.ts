@@ -1,42 +1,43 @@
+import { BUDGET_TOOL } from '../../common/budget';
 import type { ToolCall } from '../../common/messages';
 import type { ApprovalDecision, CarriedState } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import type { CallChange } from './change';
 
 /** How many records of answers for calls the run has not seen yet it keeps (signals may race the model's reply). */
 export const MAX_EARLY_ANSWERS = 50;
 
 /** The records of the run, as only calls/ may change them. */
-function book(state: RunState): ToolCallRecord[] {
+function book(state: Writing<'calls'>): ToolCallRecord[] {
   return state.calls as ToolCallRecord[];
 }
 
-function setBook(state: RunState, records: ToolCallRecord[]): void {
+function setBook(state: Writing<'calls'>, records: ToolCallRecord[]): void {
   (state as { calls: readonly ToolCallRecord[] }).calls = records;
 }
 
-export function recordOf(state: RunState, callId: string): ToolCallRecord | undefined {
+export function recordOf(state: Writing<'calls'>, callId: string): ToolCallRecord | undefined {
   return state.calls.find((record) => record.callId === callId);
 }
 
 /** A call of an earlier batch (or run): its result is in the conversation. */
-export function answeredBefore(state: RunState, callId: string): boolean {
+export function answeredBefore(state: Writing<'calls'>, callId: string): boolean {
   return state.messages.some((message) => message.role === 'tool' && message.toolCallId === callId);
 }
 
 /** The model's calls become the batch's records, each with whatever answer came for it early. */
-export function beginBatch(state: RunState, calls: ToolCall[]): ToolCallRecord[] {
+export function beginBatch(state: Writing<'calls'>, calls: ToolCall[]): ToolCallRecord[] {
   const early = new Map(state.calls.filter((record) => record.phase.name === 'unseen').map((record) => [record.callId, record]));
   const batch = calls.map((call): ToolCallRecord => ({ ...early.get(call.id), callId: call.id, tool: call.name, phase: { name: 'queued' } }));
   setBook(state, [...batch, ...[...early.values()].filter((record) => !calls.some((call) => call.id === record.callId))]);
   return batch;
 }
 
-/** A call the run makes itself (its budget's), a batch of one, taking over an answer that came for it early. */
-export function beginOwnCall(state: RunState, callId: string, tool: string): ToolCallRecord {
+/** The call the run makes itself to ask for more budget, a batch of one, taking over an answer that came for it early. */
+export function beginBudgetCall(state: Writing<'calls'>, callId: string): ToolCallRecord {
   const early = state.calls.find((record) => record.callId === callId && record.phase.name === 'unseen');
-  const record: ToolCallRecord = { ...early, callId, tool, phase: { name: 'queued' } };
+  const record: ToolCallRecord = { ...early, callId, tool: BUDGET_TOOL, kind: 'budget', phase: { name: 'queued' } };
   setBook(state, [record, ...state.calls.filter((other) => other !== early)]);
   return record;
 }
@@ -46,7 +47,7 @@ export function beginOwnCall(state: RunState, callId: string, tool: string): Too
  * allowed the call, or it did not suspend) is reported instead of lingering; the batch's records
  * go (their results are in the conversation), the answers for unseen calls stay.
  */
-export function endBatch(state: RunState, batch: readonly ToolCallRecord[]): CallChange {
+export function endBatch(state: Writing<'calls'>, batch: readonly ToolCallRecord[]): CallChange {
   const rejected: NonNullable<CallChange['rejected']> = [];
   for (const record of batch) {
     if (record.answer && record.askedAt === undefined) {
@@ -64,7 +65,7 @@ export function endBatch(state: RunState, batch: readonly ToolCallRecord[]): Cal
  * The record an answer is kept on: the call's own, or a new unseen one (the oldest unseen ones go
  * past the bound, each reported in the change).
  */
-export function recordForAnswer(state: RunState, callId: string): { record: ToolCallRecord; change: CallChange } {
+export function recordForAnswer(state: Writing<'calls'>, callId: string): { record: ToolCallRecord; change: CallChange } {
   const known = recordOf(state, callId);
   if (known) return { record: known, change: {} };
   const record: ToolCallRecord = { callId, tool: '', phase: { name: 'unseen' } };

@@ -1,4 +1,4 @@
-import { BUDGET_TOOL, type Spend } from '../../common/budget';
+import type { Spend } from '../../common/budget';
 import type { AgentEventBody } from '../../common/events';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import { nowIso } from '../platform';
@@ -32,7 +32,7 @@ export function askForMore(record: ToolCallRecord, ask: BudgetAsk): CallChange {
   Object.assign(target, { input: more, permission: { behavior: 'ask', reason: ask.question, rememberable: false }, askedAt: nowIso() });
   const early = record.answer !== undefined;
   return {
-    events: [ask.reached, { type: 'permission_requested', callId: record.callId, tool: BUDGET_TOOL, input: more, reason: ask.question }],
+    events: [ask.reached, { type: 'permission_requested', callId: record.callId, tool: record.tool, input: more, reason: ask.question }],
     status: 'awaiting_approval',
     waitsChanged: true,
     notices: early ? [] : [waitingNotice(record, 'approval', more, ask.question)],
@@ -75,6 +75,6 @@ export function endBudgetWait(
 }
 
 /** Whether a record is a budget's call (its answers are amounts, checked by the run itself). */
-export function isBudgetCall(record: Pick<ToolCallRecord, 'tool'> | undefined): boolean {
-  return record?.tool === BUDGET_TOOL;
+export function isBudgetCall(record: Pick<ToolCallRecord, 'kind'> | undefined): boolean {
+  return record?.kind === 'budget';
 }

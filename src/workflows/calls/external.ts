@@ -3,7 +3,7 @@ import type { SubmittedResult } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import { nowIso } from '../platform';
 import { preview } from '../effects';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { recordOf } from './book';
 import type { CallChange } from './change';
 import { answeredNotice, waitingNotice } from './notices';
@@ -12,7 +12,7 @@ import { move, writable } from './phases';
 /** The external half of a call's lifecycle: its result asked for, waited for, submitted (or not in time). */
 
 /** The call waits for a result from outside, announced as soon as that is known so the outside can start on it. */
-export function requestResult(state: RunState, callId: string, input: unknown, reason?: string): CallChange {
+export function requestResult(state: Writing<'calls'>, callId: string, input: unknown, reason?: string): CallChange {
   const record = recordOf(state, callId);
   if (!record || record.phase.name === 'awaiting_external') return {};
   const target = move(record, 'awaitResult', { name: 'awaiting_external', ...(reason ? { reason } : {}) });
@@ -32,7 +32,7 @@ export function submit(record: ToolCallRecord, submission: SubmittedResult): Cal
 }
 
 /** The wait ended, with the submitted result or without one in time: the call is settled with it. */
-export function endResultWait(state: RunState, record: ToolCallRecord, waited: boolean): { result: ToolCallResult; change: CallChange } {
+export function endResultWait(state: Writing<'calls'>, record: ToolCallRecord, waited: boolean): { result: ToolCallResult; change: CallChange } {
   const timeout = state.descriptor.externalTimeout;
   const submission = record.submission;
   const result: ToolCallResult = submission

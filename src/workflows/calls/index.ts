@@ -5,9 +5,8 @@
  * rest of the workflow code uses what this file exports and reads records only.
  */
 export { beginBatch, migrateCarriedAnswers, recordOf, MAX_EARLY_ANSWERS } from './book';
-export { settle, startChecking, startRunning } from './batch';
-export { enterSubAgent } from './sub-agent-calls';
-export { askForResult, exitSubAgent, finishBatch, noteSubAgentWaiting, takeCheck } from './lifecycle';
+export type { SubAgentEnd } from './sub-agent-calls';
+export { askForResult, beginChecks, beginRun, enterSubAgent, exitSubAgent, finishBatch, noteSubAgentWaiting, settleCall, takeCheck } from './lifecycle';
 export { awaitApprovals, awaitBudgetAnswer, awaitExternalResult } from './waits';
 export type { BudgetAnswer } from './budget-call';
 export { answerProblem, isUnseen, recordDecision, recordSubmission } from './answers';

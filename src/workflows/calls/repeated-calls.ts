@@ -2,7 +2,7 @@ import type { ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall, ToolMessage } from '../../common/messages';
 import type { RepeatedCall } from '../../common/tool-call-record';
 import { preview } from '../effects';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { specOf } from '../toolset';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import { repeatNote } from '../../common/repeat-note';
@@ -18,7 +18,7 @@ function canonical(text: string): string {
 }
 
 /** The earlier call of this run with the same tool and arguments, which ran and succeeded. */
-function sameEarlierCall(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
+function sameEarlierCall(state: Writing<'calls'>, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
   const wanted = canonical(call.arguments);
   const results = new Map(state.messages.flatMap((message) => (message.role === 'tool' && message.state === 'success' ? [[message.toolCallId, message] as const] : [])));
   for (const message of state.messages) {
@@ -38,7 +38,7 @@ function sameEarlierCall(state: RunState, call: ToolCall): { repeats: RepeatedCa
  * matters) with the same arguments, which ran and succeeded. Small models ask for the same refund
  * again and again, each under a new call id, so under a new idempotency key.
  */
-export function earlierRun(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
+export function earlierRun(state: Writing<'calls'>, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
   const spec = specOf(state.descriptor, call.name);
   if (!spec || spec.readOnly) return undefined;
   return sameEarlierCall(state, call);
@@ -49,7 +49,7 @@ export function earlierRun(state: RunState, call: ToolCall): { repeats: Repeated
  * `repeatedCalls: 'reuse'`; a read-only tool's repeat in runs whose worker named the behaviour
  * (small models call the same lookup again and again, and reading the same answer helps them on).
  */
-export function reusableRun(state: RunState, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
+export function reusableRun(state: Writing<'calls'>, call: ToolCall): { repeats: RepeatedCall; result: ToolMessage } | undefined {
   const spec = specOf(state.descriptor, call.name);
   if (!spec) return undefined;
   const reuse = spec.readOnly ? hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.reuseReadOnlyRepeats) : state.descriptor.repeatedCalls === 'reuse';

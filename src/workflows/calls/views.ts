@@ -1,18 +1,19 @@
 import { MAX_PUBLISHED_CALLS, publishedInput, type PublishedCall, type PublishedWaits, type TopRun } from '../../common/contracts/published-waits';
 import type { PendingCall } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
-import type { RunState } from '../state';
+import type { Reading } from '../state';
 import { specOf } from '../toolset';
-import { ALLOWANCE_JSON_SCHEMA, BUDGET_TOOL } from '../../common/budget';
+import { ALLOWANCE_JSON_SCHEMA } from '../../common/budget';
+import { isBudgetCall } from './budget-call';
 import type { JsonSchema } from '../../common/tools';
 
 /** The views of the run's call records: what waits, what the state query shows, what is carried and published. */
 
 type SubAgentRecord = ToolCallRecord & { phase: Extract<ToolCallRecord['phase'], { name: 'in_sub_agent' }> };
 
-function pendingOf(state: RunState, record: ToolCallRecord): PendingCall | undefined {
+function pendingOf(state: Reading, record: ToolCallRecord): PendingCall | undefined {
   const schema = () => {
-    const parameters = record.tool === BUDGET_TOOL ? (ALLOWANCE_JSON_SCHEMA as JsonSchema) : specOf(state.descriptor, record.tool)?.parameters;
+    const parameters = isBudgetCall(record) ? (ALLOWANCE_JSON_SCHEMA as JsonSchema) : specOf(state.descriptor, record.tool)?.parameters;
     return parameters ? { schema: parameters } : {};
   };
   if (record.phase.name === 'awaiting_approval' && !record.answer) {
@@ -20,6 +21,7 @@ function pendingOf(state: RunState, record: ToolCallRecord): PendingCall | undef
       callId: record.callId,
       tool: record.tool,
       kind: 'approval',
+      ...(isBudgetCall(record) ? { budget: true as const } : {}),
       input: record.input,
       ...(record.permission ? { decision: record.permission } : {}),
       since: record.askedAt!,
@@ -34,31 +36,31 @@ function pendingOf(state: RunState, record: ToolCallRecord): PendingCall | undef
 }
 
 /** The run's own calls that wait for a person or an outside result now, each with its tool's input schema. */
-export function ownPending(state: RunState): PendingCall[] {
+export function ownPending(state: Reading): PendingCall[] {
   return state.calls.flatMap((record) => pendingOf(state, record) ?? []);
 }
 
-export function subAgentRecords(state: RunState): SubAgentRecord[] {
+export function subAgentRecords(state: Reading): SubAgentRecord[] {
   return state.calls.filter((record): record is SubAgentRecord => record.phase.name === 'in_sub_agent');
 }
 
 /** What the run's sub-agents (at any depth) wait on, as they reported it. */
-export function waitsInSubAgents(state: RunState): PendingCall[] {
+export function waitsInSubAgents(state: Reading): PendingCall[] {
   return subAgentRecords(state).flatMap((record) => record.phase.waiting);
 }
 
 /** Every call the run waits on: its own, then those its sub-agents (at any depth) wait on. */
-export function allPending(state: RunState): PendingCall[] {
+export function allPending(state: Reading): PendingCall[] {
   return [...ownPending(state), ...waitsInSubAgents(state)];
 }
 
 /** The records of the batch as the state query shows them (unseen answers are nobody's call yet). */
-export function visibleRecords(state: RunState): ToolCallRecord[] {
+export function visibleRecords(state: Reading): ToolCallRecord[] {
   return state.calls.filter((record) => record.phase.name !== 'unseen');
 }
 
 /** Answers kept for calls not seen yet, to carry over continue-as-new. */
-export function carriedRecords(state: RunState): ToolCallRecord[] {
+export function carriedRecords(state: Reading): ToolCallRecord[] {
   return state.calls.filter((record) => record.phase.name === 'unseen');
 }
 
@@ -67,7 +69,7 @@ export function carriedRecords(state: RunState): ToolCallRecord[] {
  * Sub-agents number their calls alike, so one id may wait in several: then the answer cannot be
  * passed on, and the sender is told to use the holding run's id.
  */
-export function subAgentHolding(state: RunState, callId: string): PendingCall | undefined {
+export function subAgentHolding(state: Reading, callId: string): PendingCall | undefined {
   if (ownPending(state).some((p) => p.callId === callId)) return undefined;
   const holders = waitsInSubAgents(state).filter((call) => call.callId === callId);
   if (holders.length > 1) {
@@ -77,14 +79,14 @@ export function subAgentHolding(state: RunState, callId: string): PendingCall | 
 }
 
 /** The top-level run above this one, when it is a sub-agent run. */
-export function topRunOf(state: RunState): TopRun | undefined {
+export function topRunOf(state: Reading): TopRun | undefined {
   const parent = state.parent;
   if (!parent) return undefined;
   return parent.root ?? { workflowId: parent.workflowId };
 }
 
 /** What the run publishes about its own waiting calls (its sub-agents publish theirs). */
-export function publishedWaits(state: RunState): PublishedWaits {
+export function publishedWaits(state: Reading): PublishedWaits {
   const calls = ownPending(state)
     .slice(0, MAX_PUBLISHED_CALLS)
     .map(

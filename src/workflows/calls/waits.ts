@@ -1,12 +1,12 @@
 import { condition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import type { ToolCallResult } from '../../common/contracts/tool-calls';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { applyChange } from './apply-change';
 import { askApprovals, endApprovalWait, type AskCall, type GateOutcome } from './approval';
-import { beginOwnCall, endBatch, recordOf } from './book';
+import { beginBudgetCall, endBatch, recordOf } from './book';
 import { askForMore, endBudgetWait, type BudgetAnswer, type BudgetAsk } from './budget-call';
-import { BUDGET_TOOL, type Spend } from '../../common/budget';
+import type { Spend } from '../../common/budget';
 import { endResultWait, resultWaitStarts } from './external';
 
 /**
@@ -18,7 +18,7 @@ function untilAnswered(answered: () => boolean, timeout: Duration | undefined): 
 }
 
 /** Parks the run until a person decided every ASK of the batch (or the agent's approval timeout passed). */
-export async function awaitApprovals(state: RunState, asks: readonly AskCall[]): Promise<GateOutcome[]> {
+export async function awaitApprovals(state: Writing<'calls'>, asks: readonly AskCall[]): Promise<GateOutcome[]> {
   if (asks.length === 0) return [];
   const records = asks.map((ask) => recordOf(state, ask.callId)!);
   const decidedEarly = new Set(records.filter((record) => record.answer).map((record) => record.callId));
@@ -34,7 +34,7 @@ export async function awaitApprovals(state: RunState, asks: readonly AskCall[]):
 }
 
 /** Waits for the result submitted for this call (or the agent's external timeout). */
-export async function awaitExternalResult(state: RunState, callId: string): Promise<ToolCallResult> {
+export async function awaitExternalResult(state: Writing<'calls'>, callId: string): Promise<ToolCallResult> {
   const record = recordOf(state, callId)!;
   const arrived = () => record.submission !== undefined;
   const waited = !arrived();
@@ -50,12 +50,12 @@ export async function awaitExternalResult(state: RunState, callId: string): Prom
  * gone from the run's records afterwards. `raise` applies an approval to the run's budget.
  */
 export async function awaitBudgetAnswer(
-  state: RunState,
+  state: Writing<'calls'>,
   ask: BudgetAsk,
   timeout: Duration | undefined,
   raise: (allowed: Spend) => { allowed: Spend; limit: Spend },
 ): Promise<BudgetAnswer> {
-  const record = beginOwnCall(state, ask.reached.callId, BUDGET_TOOL);
+  const record = beginBudgetCall(state, ask.reached.callId);
   const decidedEarly = record.answer !== undefined;
   applyChange(state, askForMore(record, ask));
   try {

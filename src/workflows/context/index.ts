@@ -6,4 +6,5 @@ export { deltaStart } from './conversation-delta';
 export { conversationPage } from './conversation-page';
 export { RESULT_MESSAGES_BYTES, newestMessages } from './newest-messages';
 export { referencingDelta } from './referencing-delta';
+export { CHARS_PER_TOKEN, estimatedTokens } from './token-estimate';
 export { addInput, deliverInputs, hasQueuedInput, inputRefusal, interruptibleCall } from './steering';

@@ -1,9 +1,9 @@
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { AddedInput } from '../../common/definitions';
 import type { Payload } from '../../common/boundary/payload-schemas';
-import { nowIso } from '../platform';
-import { preview, recordEvent } from '../effects';
-import type { RunState } from '../state';
+import { preview } from '../effects';
+import type { Writing } from '../state';
+import { apply } from '../effects';
 
 /**
  * Steering: user messages added to a run while it works or waits (`addInput`). Each is queued and
@@ -13,20 +13,20 @@ import type { RunState } from '../state';
  */
 
 /** The model call in flight of an interrupting agent, and whether an input cancelled it. */
-const inFlight = new WeakMap<RunState, { scope: CancellationScope; interrupted: boolean }>();
+const inFlight = new WeakMap<Writing<'context'>, { scope: CancellationScope; interrupted: boolean }>();
 
 /** Why an input cannot be added now, or undefined: a run takes input while its loop runs (a conversation only during a turn). */
-export function inputRefusal(state: RunState): string | undefined {
+export function inputRefusal(state: Writing<'context'>): string | undefined {
   if (state.status === 'idle') return 'the conversation is idle: send it a message instead';
   if (state.status === 'running' || state.status === 'awaiting_approval' || state.status === 'awaiting_external') return undefined;
   return `the run has ended (${state.status}); it takes no more input`;
 }
 
-export function addInput(state: RunState, request: Payload<'addInput'>): AddedInput {
+export function addInput(state: Writing<'context'>, request: Payload<'addInput'>): AddedInput {
   state.inputsAdded += 1;
   const input = { position: state.inputsAdded, text: request.text, ...(request.addedBy !== undefined ? { addedBy: request.addedBy } : {}) };
   state.queuedInputs.push(input);
-  recordEvent(state, { type: 'input_added', position: input.position, text: preview(input.text), ...(input.addedBy !== undefined ? { addedBy: input.addedBy } : {}) }, nowIso());
+  apply(state, { events: [{ type: 'input_added', position: input.position, text: preview(input.text), ...(input.addedBy !== undefined ? { addedBy: input.addedBy } : {}) }] });
   const call = inFlight.get(state);
   if (!call) return { position: input.position, delivery: 'queued' };
   call.interrupted = true;
@@ -34,12 +34,12 @@ export function addInput(state: RunState, request: Payload<'addInput'>): AddedIn
   return { position: input.position, delivery: 'interrupting' };
 }
 
-export function hasQueuedInput(state: RunState): boolean {
+export function hasQueuedInput(state: Writing<'context'>): boolean {
   return state.queuedInputs.length > 0;
 }
 
 /** The queued inputs become user messages of the conversation, oldest first. */
-export function deliverInputs(state: RunState): void {
+export function deliverInputs(state: Writing<'context'>): void {
   if (state.queuedInputs.length === 0) return;
   for (const input of state.queuedInputs) state.messages.push({ role: 'user', content: input.text });
   state.queuedInputs = [];
@@ -50,11 +50,11 @@ export function deliverInputs(state: RunState): void {
  * made again with the input, as often as inputs come. Other agents' calls run as they always have
  * (no scope: the commands of recorded runs stay as they were).
  */
-export function interruptibleCall<T>(state: RunState, call: () => Promise<T>): Promise<T> {
+export function interruptibleCall<T>(state: Writing<'context'>, call: () => Promise<T>): Promise<T> {
   return state.descriptor.steering === 'interrupt' ? callUntilUninterrupted(state, call) : call();
 }
 
-async function callUntilUninterrupted<T>(state: RunState, call: () => Promise<T>): Promise<T> {
+async function callUntilUninterrupted<T>(state: Writing<'context'>, call: () => Promise<T>): Promise<T> {
   for (;;) {
     const current = { scope: new CancellationScope(), interrupted: false };
     inFlight.set(state, current);
@@ -62,7 +62,7 @@ async function callUntilUninterrupted<T>(state: RunState, call: () => Promise<T>
       return await current.scope.run(call);
     } catch (error) {
       if (!current.interrupted || !isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
-      recordEvent(state, { type: 'model_call_interrupted', iteration: state.iterations, inputs: state.queuedInputs.length }, nowIso());
+      apply(state, { events: [{ type: 'model_call_interrupted', iteration: state.iterations, inputs: state.queuedInputs.length }] });
       deliverInputs(state);
     } finally {
       inFlight.delete(state);

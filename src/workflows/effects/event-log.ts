@@ -1,10 +1,10 @@
 import type { AgentEvent, AgentEventBody } from '../../common/events';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 
 /** The log keeps the newest events only, so a long run's state stays bounded. */
 export const MAX_EVENTS = 500;
 
-export function recordEvent(state: RunState, body: AgentEventBody, at: string): AgentEvent {
+export function recordEvent(state: Writing<'progress'>, body: AgentEventBody, at: string): AgentEvent {
   const event = { ...body, seq: state.nextEventSeq, at } as AgentEvent;
   state.nextEventSeq += 1;
   state.events.push(event);
@@ -12,7 +12,7 @@ export function recordEvent(state: RunState, body: AgentEventBody, at: string): 
   return event;
 }
 
-export function eventsAfter(state: RunState, afterSeq = 0): AgentEvent[] {
+export function eventsAfter(state: Writing<'progress'>, afterSeq = 0): AgentEvent[] {
   return state.events.filter((event) => event.seq > afterSeq);
 }
 

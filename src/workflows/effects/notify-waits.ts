@@ -3,7 +3,7 @@ import type { WaitNotice } from '../../common/contracts/wait-notice';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import { activities } from '../platform';
 import { nowIso } from '../platform';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 
 /** How long a notice is tried for, in all; a give-up is logged, never the run's failure. */
 export const NOTICE_DELIVERY_TIMEOUT = '1h';
@@ -27,11 +27,16 @@ export function deliverNotice(notice: WaitNotice): Promise<void> {
  * and not awaited: a receiver that is down is retried meanwhile; a notice still being delivered
  * when the run ends is handed over (notices-handover.ts).
  */
-export function notifyWait(state: RunState, notice: Omit<WaitNotice, 'workflowId' | 'agent' | 'at'>): void {
+export function notifyWait(state: Writing<'progress'>, notice: Omit<WaitNotice, 'workflowId' | 'agent' | 'at'>): void {
   if (!hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.notifyWaits)) return;
   const full: WaitNotice = { ...notice, workflowId: workflowInfo().workflowId, agent: state.agent, at: nowIso() };
   state.noticesInFlight.push(full);
   deliverNotice(full)
     .catch((error: Error) => log.warn(`Webhooks not told that ${notice.callId} is ${notice.event}: ${error.message}`))
     .finally(() => state.noticesInFlight.splice(state.noticesInFlight.indexOf(full), 1));
+}
+
+/** Delivers the notices a run handed over as it ended (see run/notices-handover.ts); a give-up is logged. */
+export async function deliverHandedOver(notices: readonly WaitNotice[]): Promise<void> {
+  await Promise.all(notices.map((notice) => deliverNotice(notice).catch((error: Error) => log.warn(`Webhooks not told that ${notice.callId} is ${notice.event}: ${error.message}`))));
 }

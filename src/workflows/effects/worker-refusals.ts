@@ -1,6 +1,6 @@
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { WorkerRefusal } from '../../common/definitions';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { setStep } from './status';
 import { refusedStep } from '../../common/refused-step';
 
@@ -27,6 +27,6 @@ export function showRefusal(agent: string, refusal: WorkerRefusal): string {
 }
 
 /** The `workerRefused` signal: a worker left a step of this run to another. */
-export function showRefusalInRun(state: RunState, refusal: WorkerRefusal): void {
+export function showRefusalInRun(state: Writing<'progress'>, refusal: WorkerRefusal): void {
   setStep(state, stepOf(state.agent, refusal), refusalDetails(state.agent, refusal));
 }

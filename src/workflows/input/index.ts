@@ -3,4 +3,4 @@
  * refused with a reason when it does not fit.
  */
 export { acceptedPayload, acceptedRequest, parseInput, validated } from './parse-input';
-export { callIdOf, rejectInput } from './reject-input';
+export { callIdOf } from './reject-input';

@@ -2,14 +2,14 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import { parsePayload, type Parsed } from '../../common/boundary/parse-payload';
 import type { HandlerName, Payload } from '../../common/boundary/payload-schemas';
 import { payloadLimit } from './reject-input';
-import type { RunState } from '../state';
+import type { Reading } from '../state';
 
 /** A payload from outside checked for size and shape by its handler's schema. */
-export function parseInput<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Parsed<Payload<H>> {
+export function parseInput<H extends HandlerName>(state: Reading, handler: H, raw: unknown): Parsed<Payload<H>> {
   return parsePayload(handler, raw, payloadLimit(state));
 }
 
-export function validated<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
+export function validated<H extends HandlerName>(state: Reading, handler: H, raw: unknown): Payload<H> {
   const parsed = parseInput(state, handler, raw);
   if (!parsed.ok) throw new Error(parsed.reason);
   return parsed.value;
@@ -20,7 +20,7 @@ export function validated<H extends HandlerName>(state: RunState, handler: H, ra
  * capped reason). The handler hands back the work's promise itself, without awaiting it, so the
  * update completes at the same point of the workflow task as in runs recorded before.
  */
-export function acceptedRequest<H extends HandlerName>(state: RunState, handler: H, raw: unknown): Payload<H> {
+export function acceptedRequest<H extends HandlerName>(state: Reading, handler: H, raw: unknown): Payload<H> {
   return acceptedPayload(handler, raw, payloadLimit(state));
 }
 

@@ -7,13 +7,13 @@ import { activities } from '../platform';
 import { deltaStart } from '../context';
 import { referencingDelta } from '../context';
 import { RUNTIME_FEATURES } from '../../common/runtime-features';
-import { recordEvent } from '../effects';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
 import { toolGroupsPrompt } from '../toolset';
 import { responseFormatOf } from './typed-answer';
+import { apply } from '../effects';
 
 /** The model settings of one call: without tools, no tool choice; a typed answer through its tool, a tool call required. */
-function callSettings(settings: ModelSettings, descriptor: RunState['descriptor'], tools: ToolSpec[]): ModelSettings {
+function callSettings(settings: ModelSettings, descriptor: Writing<'context'>['descriptor'], tools: ToolSpec[]): ModelSettings {
   if (tools.length === 0) return { ...settings, toolChoice: undefined, parallelToolCalls: undefined };
   if (descriptor.output?.via === 'tool' && settings.toolChoice === undefined) return { ...settings, toolChoice: 'required' };
   return settings;
@@ -41,7 +41,7 @@ function toModelTools(tools: ToolSpec[]): ModelToolDefinition[] {
 }
 
 /** The primary model and then each fallback. */
-export function modelChain(state: RunState): string[] {
+export function modelChain(state: Writing<'context'>): string[] {
   return [state.descriptor.model.name ?? '', ...(state.descriptor.model.fallbacks ?? [])];
 }
 
@@ -49,7 +49,7 @@ export function modelChain(state: RunState): string[] {
  * One reasoning step. Each model gets Temporal's retries; when one fails for good (non-retryable
  * error, or attempts spent) the next model of the chain gets the same request.
  */
-export async function callModelWithFallback(state: RunState, tools: ToolSpec[]): Promise<CallModelOutput> {
+export async function callModelWithFallback(state: Writing<'context'>, tools: ToolSpec[]): Promise<CallModelOutput> {
   const settings = state.descriptor.model;
   const chain = modelChain(state);
   // Without tools (the summary at the iteration limit) the groups would only confuse the model.
@@ -70,7 +70,7 @@ export async function callModelWithFallback(state: RunState, tools: ToolSpec[]):
   let lastError: unknown;
   for (const [index, model] of chain.entries()) {
     const label = model || 'default';
-    recordEvent(state, { type: 'model_call_started', iteration: state.iterations, model: label }, new Date().toISOString());
+    apply(state, { events: [{ type: 'model_call_started', iteration: state.iterations, model: label }] });
     try {
       const reply = await activities.callModel.executeWithOptions(
         { summary: `model ${label} #${state.iterations}`, ...schedule.options },

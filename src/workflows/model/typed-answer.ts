@@ -7,9 +7,8 @@ import type { FinalStatus } from '../../common/run';
 import type { ToolSpec } from '../../common/tools';
 import { FINAL_ANSWER_TOOL, finalAnswerToolSpec, responseFormatName, type CheckOutputInput } from '../../common/typed-output';
 import { activities } from '../platform';
-import { nowIso } from '../platform';
-import { recordEvent } from '../effects';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
+import { apply } from '../effects';
 
 /**
  * Typed answers (`defineAgent({ output })`): the model is asked for the agent's schema, a worker
@@ -57,7 +56,7 @@ export function answerSetAside(call: ToolCall): ToolMessage {
   return toolMessage(call, 'Not taken yet: the user added a message meanwhile. Read it, then answer again.', 'error');
 }
 
-async function checked(state: RunState, answer: CheckOutputInput['answer']) {
+async function checked(state: Writing<'context'>, answer: CheckOutputInput['answer']) {
   return activities.checkOutput.executeWithOptions(
     // On a worker that serves the agent (its zod schema); one that does not leaves it to another.
     { summary: `check the answer of ${state.agent}`, startToCloseTimeout: '30s', scheduleToCloseTimeout: '10 minutes', retry: { maximumInterval: '10s' } },
@@ -71,7 +70,7 @@ async function checked(state: RunState, answer: CheckOutputInput['answer']) {
  * the loop goes on, until the retries are spent and the run fails saying what was wrong.
  * `lastChance`: the summary at the iteration limit, which is not fed back.
  */
-export async function typedAnswer(state: RunState, reply: AssistantMessage, status: FinalStatus, lastChance = false): Promise<TypedEnd | undefined> {
+export async function typedAnswer(state: Writing<'context'>, reply: AssistantMessage, status: FinalStatus, lastChance = false): Promise<TypedEnd | undefined> {
   const output = state.descriptor.output!;
   const call = finalAnswerCall(state.descriptor, reply.toolCalls ?? []);
   const verdict =
@@ -84,7 +83,7 @@ export async function typedAnswer(state: RunState, reply: AssistantMessage, stat
     return { status, output: call ? call.arguments : reply.content ?? '', data: verdict.value };
   }
   state.outputRetries += 1;
-  recordEvent(state, { type: 'answer_refused', iteration: state.iterations, problems: verdict.problems, retry: state.outputRetries }, nowIso());
+  apply(state, { events: [{ type: 'answer_refused', iteration: state.iterations, problems: verdict.problems, retry: state.outputRetries }] });
   if (lastChance || state.outputRetries > output.maxRetries) {
     throw ApplicationFailure.nonRetryable(
       `The model's answer does not fit the agent's output schema (${state.outputRetries} ${state.outputRetries === 1 ? 'try' : 'tries'}): ${verdict.problems.join('; ')}`,

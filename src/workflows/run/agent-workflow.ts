@@ -11,16 +11,15 @@ import {
 } from '@temporalio/workflow';
 import { eventsQuery, stateQuery } from '../../common/definitions';
 import { START_INPUT_VERSION, type AgentRunResult, type AgentWorkflowInput, type FinalStatus } from '../../common/run';
-import { nowIso } from '../platform';
 import { carriedFits, shouldContinueAsNew } from './continue-as-new';
-import { preview, recordEvent } from '../effects';
+import { preview } from '../effects';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { carryState } from './carry-state';
 import { createRunState } from './create-run-state';
 import { costField, type RunState } from '../state';
 import { startingState } from './state-snapshot';
-import { announceAgent, setStatus, setStep, SPARSE_SEARCH_ATTRIBUTES_PATCH } from '../effects';
+import { SPARSE_SEARCH_ATTRIBUTES_PATCH } from '../effects';
 import { newestMessages, RESULT_MESSAGES_BYTES } from '../context';
 import { reactLoop, type LoopEnd } from './react-loop';
 import { budgetReport, noteIgnoredCost } from '../spend';
@@ -29,6 +28,7 @@ import { reportWaitsToParent } from '../tools';
 import { withSpending } from '../spend';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 import { noteFork, startFrom, withModel } from './fork-start';
+import { apply } from '../effects';
 
 const STOPPED: Record<FinalStatus, string> = { completed: 'finished', max_iterations: 'stopped at the iteration limit', budget_exhausted: 'stopped' };
 
@@ -36,9 +36,9 @@ function finish(state: RunState, end: LoopEnd): AgentRunResult {
   const { status, output } = end;
   const data = 'data' in end ? { data: end.data } : {};
   state.output = output;
-  setStatus(state, status);
-  setStep(state, end.why ? `${STOPPED[status]}: ${end.why}` : STOPPED[status], preview(output, 500));
-  recordEvent(state, { type: 'run_finished', status, output: preview(output, 500), ...totals(state) }, nowIso());
+  apply(state, { status: status });
+  apply(state, { step: { text: end.why ? `${STOPPED[status]}: ${end.why}` : STOPPED[status], details: preview(output, 500) } });
+  apply(state, { events: [{ type: 'run_finished', status, output: preview(output, 500), ...totals(state) }] });
   // A result over Temporal's 2 MiB would fail the run as it completes: the newest messages, and their count.
   const newest = newestMessages(state.messages, RESULT_MESSAGES_BYTES);
   const messages = newest.messages.length === state.messages.length ? { messages: state.messages } : newest;
@@ -82,7 +82,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
   installHandlers(state);
   noteIgnoredCost(state, input);
   reportWaitsToParent(state);
-  announceAgent(state);
+  apply(state, { announce: true });
   try {
     const end = await reactLoop(state, { afterIteration: continueWhenSuggested(input) });
     const result = finish(state, end);
@@ -90,15 +90,15 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     return result;
   } catch (error) {
     if (isCancellation(error)) {
-      setStatus(state, 'cancelled');
-      recordEvent(state, { type: 'run_finished', status: 'cancelled', output: '', ...totals(state) }, nowIso());
+      apply(state, { status: 'cancelled' });
+      apply(state, { events: [{ type: 'run_finished', status: 'cancelled', output: '', ...totals(state) }] });
       if (hasNoticesToHandOver(state)) await handOverNotices(state);
       throw error;
     }
     if (error instanceof ContinueAsNew) throw error;
-    setStatus(state, 'failed');
+    apply(state, { status: 'failed' });
     const failure = toWorkflowFailure(error);
-    recordEvent(state, { type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }, nowIso());
+    apply(state, { events: [{ type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }] });
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     throw state.parent ? withSpending(failure, totals(state)) : failure;
   }

@@ -1,12 +1,11 @@
 import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import type { TurnResult } from '../../common/conversation';
 import type { TokenUsage } from '../../common/messages';
-import { nowIso } from '../platform';
-import { preview, recordEvent } from '../effects';
+import { preview } from '../effects';
 import { toWorkflowFailure } from './fail-run';
 import { reactLoop } from './react-loop';
 import type { RunState } from '../state';
-import { setStatus, setStep } from '../effects';
+import { apply } from '../effects';
 
 /** A message waiting for its turn. */
 export interface QueuedMessage {
@@ -28,8 +27,8 @@ const usageSince = (now: TokenUsage, before: TokenUsage): TokenUsage => ({
 export async function runTurn(state: RunState, message: QueuedMessage, perTurn: number): Promise<TurnResult> {
   const before = { usage: state.usage, cost: state.cost, iterations: state.iterations };
   state.messages.push({ role: 'user', content: message.text });
-  recordEvent(state, { type: 'turn_started', turn: message.turn, text: preview(message.text, 500) }, nowIso());
-  setStatus(state, 'running');
+  apply(state, { events: [{ type: 'turn_started', turn: message.turn, text: preview(message.text, 500) }] });
+  apply(state, { status: 'running' });
   state.maxIters = state.iterations + perTurn;
   state.emptyReplies = 0;
   let status: TurnResult['status'];
@@ -48,7 +47,7 @@ export async function runTurn(state: RunState, message: QueuedMessage, perTurn: 
   const usage = usageSince(state.usage, before.usage);
   const cost = state.descriptor.model.prices ? { cost: state.cost - before.cost } : {};
   const iterations = state.iterations - before.iterations;
-  setStep(state, `answered message ${message.turn}`, preview(output, 500));
-  recordEvent(state, { type: 'turn_finished', turn: message.turn, status, output: preview(output, 500), usage, iterations, ...cost }, nowIso());
+  apply(state, { step: { text: `answered message ${message.turn}`, details: preview(output, 500) } });
+  apply(state, { events: [{ type: 'turn_finished', turn: message.turn, status, output: preview(output, 500), usage, iterations, ...cost }] });
   return { turn: message.turn, status, output, ...data, usage, iterations, ...cost };
 }

@@ -14,12 +14,10 @@ import { idleTimeoutMs, type CarriedConversation, type ConversationInput, type C
 import { eventsQuery, stateQuery } from '../../common/definitions';
 import { AGENT_TURNS } from '../../common/search-attributes';
 import type { AgentWorkflowInput } from '../../common/run';
-import { nowIso } from '../platform';
 import { installConversationHandlers, type ConversationControl } from './conversation-handlers';
 import { runTurn } from './conversation-turn';
 import { carriedFits, shouldContinueAsNew } from './continue-as-new';
 import { describeAgent, userIdOf } from './describe-agent';
-import { recordEvent } from '../effects';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { carryState } from './carry-state';
@@ -27,9 +25,9 @@ import { noteIgnoredCost } from '../spend';
 import { createRunState } from './create-run-state';
 import { costField, type RunState } from '../state';
 import { startingState } from './state-snapshot';
-import { announceAgent, setStatus, setStep } from '../effects';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 import { noteFork, startFrom, withModel } from './fork-start';
+import { apply } from '../effects';
 
 /** The run-shaped view of a conversation: one state and one loop for both. */
 function asRunInput(input: ConversationInput): AgentWorkflowInput {
@@ -70,8 +68,8 @@ async function continueAsNewBetweenTurns(state: RunState, control: ConversationC
 
 async function converse(state: RunState, control: ConversationControl, input: ConversationInput, idleMs: number, perTurn: number) {
   for (;;) {
-    setStatus(state, 'idle', [{ key: AGENT_TURNS, value: control.sent - control.queue.length }]);
-    setStep(state, control.sent === 0 ? 'waiting for the first message' : `waiting for message ${control.sent + 1}`);
+    apply(state, { status: 'idle', attributes: [{ key: AGENT_TURNS, value: control.sent - control.queue.length }] });
+    apply(state, { step: { text: control.sent === 0 ? 'waiting for the first message' : `waiting for message ${control.sent + 1}` } });
     await condition(() => control.queue.length > 0 || control.ended, idleMs);
     const next = control.queue.shift();
     if (!next) return control.ended ? 'ended' : 'idle';
@@ -104,25 +102,25 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   maxPayloadBytes = descriptor.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   installHandlers(state);
   noteIgnoredCost(state, runInput);
-  announceAgent(state);
+  apply(state, { announce: true });
   try {
     const reason = await converse(state, control, input, idleMs, input.maxItersPerTurn ?? descriptor.maxIters);
     control.ended = true;
     await condition(allHandlersFinished);
-    setStatus(state, 'ended');
-    setStep(state, reason === 'idle' ? 'ended: no message within the idle timeout' : 'ended');
-    recordEvent(state, { type: 'conversation_ended', reason, turns: control.sent }, nowIso());
+    apply(state, { status: 'ended' });
+    apply(state, { step: { text: reason === 'idle' ? 'ended: no message within the idle timeout' : 'ended' } });
+    apply(state, { events: [{ type: 'conversation_ended', reason, turns: control.sent }] });
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     return { reason, turns: control.sent, usage: state.usage, ...costField(state) };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      setStatus(state, 'cancelled');
-      recordEvent(state, { type: 'conversation_ended', reason: 'cancelled', turns: control.sent }, nowIso());
+      apply(state, { status: 'cancelled' });
+      apply(state, { events: [{ type: 'conversation_ended', reason: 'cancelled', turns: control.sent }] });
       if (hasNoticesToHandOver(state)) await handOverNotices(state);
       throw error;
     }
-    setStatus(state, 'failed');
+    apply(state, { status: 'failed' });
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     throw toWorkflowFailure(error);
   }

@@ -1,12 +1,11 @@
-import { ApplicationFailure, isCancellation, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { AgentDescriptor } from '../../common/agent';
 import type { DescribeAgentOutput } from '../../common/contracts/describe-agent';
 import type { WorkerRefusal } from '../../common/definitions';
 import { FailureTypes } from '../../common/failures';
-import { AGENT_NAME, AGENT_STATUS } from '../../common/search-attributes';
 import { activities, localActivities } from '../platform';
 import { toWorkflowFailure } from './fail-run';
-import { showRefusal } from '../effects';
+import { announceFailedStart, showRefusal } from '../effects';
 
 /** How long a run waits for a worker of its task queue that serves its agent before it fails. */
 export const SERVING_WORKER_TIMEOUT = '15 minutes';
@@ -29,10 +28,7 @@ export async function describeAgent(agent: string, onWaiting: (step: string) => 
     return await describeOnTaskQueue(agent, here.notServed, onWaiting, user);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    upsertSearchAttributes([
-      { key: AGENT_NAME, value: agent },
-      { key: AGENT_STATUS, value: 'failed' },
-    ]);
+    announceFailedStart(agent);
     throw toWorkflowFailure(error);
   }
 }

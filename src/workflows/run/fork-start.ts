@@ -1,9 +1,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { AgentDescriptor } from '../../common/agent';
 import { checkedForkStart, type ForkStart } from '../../common/fork';
-import { nowIso } from '../platform';
-import { recordEvent } from '../effects';
 import type { RunState } from '../state';
+import { apply } from '../effects';
 
 /** What a run starts from besides its prompt: a fork's conversation, a model in place of the agent's. */
 export interface StartFrom {
@@ -32,5 +31,5 @@ export function withModel(descriptor: AgentDescriptor, model: string | undefined
 export function noteFork(state: RunState, from: StartFrom): void {
   if (!from.fork) return;
   const { workflowId, at, agent } = from.fork.origin;
-  recordEvent(state, { type: 'run_forked', of: workflowId, after: at, agent, ...(from.model ? { model: from.model } : {}) }, nowIso());
+  apply(state, { events: [{ type: 'run_forked', of: workflowId, after: at, agent, ...(from.model ? { model: from.model } : {}) }] });
 }

@@ -1,7 +1,7 @@
 import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
 import { FailureTypes } from '../../common/failures';
 import type { HandlerName, Payload } from '../../common/boundary/payload-schemas';
-import { BUDGET_TOOL } from '../../common/budget';
+import { asksForBudget } from '../../common/budget';
 import { acceptedRequest, parseInput, validated } from '../input';
 import {
   addInputUpdate,
@@ -25,13 +25,14 @@ import { allPending, answerProblem, noteSubAgentWaiting, ownPending, recordDecis
 import { changeGroups, noteGroups } from '../toolset';
 import { eventsAfter } from '../effects';
 import { conversationPage } from '../context';
-import { callIdOf, rejectInput } from '../input';
+import { callIdOf } from '../input';
 import { HANDLER_DESCRIPTIONS } from './handler-descriptions';
 import { showRefusalInRun } from '../effects';
 import { addInput, inputRefusal } from '../context';
 import type { RunState } from '../state';
 import { snapshotState } from './state-snapshot';
 import type { WaitKind } from '../../common/tool-call-record';
+import { apply } from '../effects';
 
 /**
  * Every message from outside is parsed by its schema before use. A signal the run cannot use is
@@ -39,14 +40,17 @@ import type { WaitKind } from '../../common/tool-call-record';
  * a query answers with an error. No handler lets an error reach the workflow task.
  */
 
-function onSignal<H extends HandlerName>(state: RunState, handler: H, apply: (value: Payload<H>) => unknown): (raw: unknown) => Promise<void> {
+function onSignal<H extends HandlerName>(state: RunState, handler: H, act: (value: Payload<H>) => unknown): (raw: unknown) => Promise<void> {
   return async (raw) => {
     const parsed = parseInput(state, handler, raw);
-    if (!parsed.ok) return rejectInput(state, handler, parsed.reason, callIdOf(raw));
+    if (!parsed.ok) {
+      apply(state, { rejected: [{ handler, reason: parsed.reason, callId: callIdOf(raw) }] });
+      return;
+    }
     try {
-      await apply(parsed.value);
+      await act(parsed.value);
     } catch (error) {
-      rejectInput(state, handler, `${handler}: ${(error as Error)?.message ?? String(error)}`, callIdOf(raw));
+      apply(state, { rejected: [{ handler, reason: `${handler}: ${(error as Error)?.message ?? String(error)}`, callId: callIdOf(raw) }] });
     }
   };
 }
@@ -110,14 +114,14 @@ export function installHandlers(state: RunState): void {
     approveAllSignal,
     onSignal(state, 'approveAll', async (req) => {
       const remember = req.remember ? { remember: req.remember } : {};
-      for (const pending of ownPending(state).filter((call) => call.kind === 'approval' && call.tool !== BUDGET_TOOL)) {
+      for (const pending of ownPending(state).filter((call) => call.kind === 'approval' && !asksForBudget(call))) {
         await recordDecision(state, { callId: pending.callId, approved: true, ...remember }, true).catch((error: Error) =>
-          rejectInput(state, 'approveAll', `approveAll: ${error.message}`, pending.callId),
+          apply(state, { rejected: [{ handler: 'approveAll', reason: `approveAll: ${error.message}`, callId: pending.callId }] }),
         );
       }
-      for (const held of allPending(state).filter((call) => call.workflowId && call.kind === 'approval' && call.tool !== BUDGET_TOOL)) {
+      for (const held of allPending(state).filter((call) => call.workflowId && call.kind === 'approval' && !asksForBudget(call))) {
         await forwardToSubAgent(held, { signal: 'approve', request: { callId: held.callId, ...remember } }).catch((error: Error) =>
-          rejectInput(state, 'approveAll', `approveAll: ${error.message}`, held.callId),
+          apply(state, { rejected: [{ handler: 'approveAll', reason: `approveAll: ${error.message}`, callId: held.callId }] }),
         );
       }
     }),
@@ -141,7 +145,7 @@ export function installHandlers(state: RunState): void {
     onSignal(state, 'setGroups', (req) => {
       const { active, unknown } = changeGroups(state.descriptor, state.activeGroups, req);
       noteGroups(state, active, 'user');
-      if (unknown.length > 0) rejectInput(state, 'setGroups', `setGroups: unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')} were ignored`);
+      if (unknown.length > 0) apply(state, { rejected: [{ handler: 'setGroups', reason: `setGroups: unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')} were ignored` }] });
     }),
     { description: HANDLER_DESCRIPTIONS.setGroups },
   );
@@ -165,5 +169,7 @@ export function installHandlers(state: RunState): void {
   });
 
   // A signal with a name the run does not know would otherwise wait in a buffer unseen.
-  setDefaultSignalHandler((name: string) => rejectInput(state, name, `'${name}' is not a signal of an agent run`));
+  setDefaultSignalHandler((name: string) => {
+    apply(state, { rejected: [{ handler: name, reason: `'${name}' is not a signal of an agent run` }] });
+  });
 }

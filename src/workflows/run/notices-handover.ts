@@ -1,7 +1,7 @@
 import { CancellationScope, log, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
 import type { WaitNotice } from '../../common/contracts/wait-notice';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
-import { deliverNotice } from '../effects';
+import { deliverHandedOver } from '../effects';
 import type { RunState } from '../state';
 
 /** Whether the run has notices to hand over (checked before awaiting anything, so runs without any end exactly as they were recorded). */
@@ -31,5 +31,5 @@ export async function handOverNotices(state: RunState): Promise<void> {
 
 /** Delivers notices a run handed over as it ended. */
 export async function noticesWorkflow(notices: WaitNotice[]): Promise<void> {
-  await Promise.all(notices.map((notice) => deliverNotice(notice).catch((error: Error) => log.warn(`Webhooks not told that ${notice.callId} is ${notice.event}: ${error.message}`))));
+  await deliverHandedOver(notices);
 }

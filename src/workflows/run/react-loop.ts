@@ -1,23 +1,21 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-import { addUsage, type AssistantMessage, type ToolCall } from '../../common/messages';
-import { callCost } from '../../common/pricing';
+import type { AssistantMessage, ToolCall } from '../../common/messages';
 import type { FinalStatus } from '../../common/run';
 import { FailureTypes } from '../../common/failures';
-import { nowIso } from '../platform';
-import { preview, recordEvent } from '../effects';
+import { preview } from '../effects';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryOutput, summaryRequest } from './iteration-limit';
 import { callModelWithFallback } from '../model';
 import { compact, isContextTooLong, overBudget } from '../model';
 import type { CallModelOutput } from '../../common/contracts/model-call';
 import type { ToolSpec } from '../../common/tools';
 import type { RunState } from '../state';
-import { publishUsage, setStep } from '../effects';
 import { deliverInputs, hasQueuedInput, interruptibleCall } from '../context';
 import { actOnToolCalls } from '../tools';
 import { answerSetAside, answerTools, finalAnswerCall, finalAnswerNotAlone, typedAnswer } from '../model';
 import { visibleTools } from '../toolset';
-import { keepWithinBudget, partialAnswer, type BudgetEnd } from '../spend';
+import { charge, keepWithinBudget, partialAnswer, type BudgetEnd } from '../spend';
 import { usedCallIds, withUniqueCallIds } from '../model';
+import { apply } from '../effects';
 
 /** How the loop ended: the model's final answer, or the summary it gave at the iteration limit. */
 export interface LoopEnd {
@@ -37,7 +35,7 @@ export interface LoopHooks {
 /** A model that said the conversation is too long for its context gets it compacted once, and the call again. */
 async function compactAndCallAgain(state: RunState, tools: ToolSpec[], error: unknown): Promise<CallModelOutput> {
   if (!isContextTooLong(error) || !(await compact(state, 'context_too_long'))) throw error;
-  setStep(state, `calling the model again after compacting (iteration ${state.iterations})`);
+  apply(state, { step: { text: `calling the model again after compacting (iteration ${state.iterations})` } });
   return callModelWithFallback(state, tools);
 }
 
@@ -45,7 +43,7 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
   const tools = [...(withTools ? visibleTools(state.descriptor, state.activeGroups) : []), ...answerTools(state.descriptor)];
   // Awaited only when there is work: an await costs microtask turns, which would reorder the commands of recorded runs.
   if (overBudget(state)) await compact(state, 'budget');
-  setStep(state, `calling the model (iteration ${state.iterations})`);
+  apply(state, { step: { text: `calling the model (iteration ${state.iterations})` } });
   deliverInputs(state);
   let reply: CallModelOutput;
   try {
@@ -54,15 +52,11 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
     reply = await compactAndCallAgain(state, tools, error);
   }
   const message = withUniqueCallIds(reply.message, usedCallIds(state.messages), state.iterations);
-  const cost = callCost(state.descriptor.model.prices, reply.model, reply.usage);
-  state.usage = addUsage(state.usage, reply.usage);
-  state.cost += cost ?? 0;
+  const cost = charge(state, state.descriptor.model.prices, reply);
   state.messages.push(message);
   state.lastCall = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, messageCount: state.messages.length };
-  publishUsage(state);
-  recordEvent(
-    state,
-    {
+  apply(state, { tokens: true });
+  apply(state, { events: [{
       type: 'model_call_finished',
       iteration: state.iterations,
       model: reply.model,
@@ -70,9 +64,7 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
       toolCalls: message.toolCalls?.length ?? 0,
       text: preview(message.content ?? ''),
       ...(cost !== undefined ? { cost } : {}),
-    },
-    nowIso(),
-  );
+    }] });
   return message;
 }
 
@@ -117,7 +109,7 @@ export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = 
     const end = check && (await check);
     if (end) return budgetExhausted(state, end);
     state.iterations += 1;
-    recordEvent(state, { type: 'iteration_started', iteration: state.iterations }, nowIso());
+    apply(state, { events: [{ type: 'iteration_started', iteration: state.iterations }] });
     const message = await reason(state, true);
     const calls = message.toolCalls ?? [];
     // A typed agent's final-answer call alone is its answer, like a reply without calls.

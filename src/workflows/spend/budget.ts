@@ -3,12 +3,9 @@ import { addSpend, checkedBudget, combineBudgets, onlyDefined, runBudgetOf, spen
 import type { AgentDescriptor } from '../../common/agent';
 import type { AgentWorkflowInput, BudgetReport } from '../../common/run';
 import { awaitBudgetAnswer } from '../calls';
-import { nowIso } from '../platform';
-import { estimatedTokens } from '../model';
-import { recordEvent } from '../effects';
-import type { RunState } from '../state';
-import { setStep } from '../effects';
-import { rejectInput } from '../input';
+import { estimatedTokens } from '../context';
+import type { Writing } from '../state';
+import { apply } from '../effects';
 
 /**
  * The run's budget, kept before each model call: the spending so far (the provider's reported
@@ -29,13 +26,13 @@ export function startingBudget(input: Pick<AgentWorkflowInput, 'options'>, descr
 }
 
 /** At a run's start: a cost limit its agent cannot price is named in its events (an `input_rejected` of its start), not silently dropped. */
-export function noteIgnoredCost(state: RunState, input: Pick<AgentWorkflowInput, 'options' | 'carried'>): void {
+export function noteIgnoredCost(state: Writing<'spend'>, input: Pick<AgentWorkflowInput, 'options' | 'carried'>): void {
   if (input.carried || !startingBudget(input, state.descriptor).costIgnored) return;
-  rejectInput(state, 'start', `the budget's cost limit is not kept: agent '${state.agent}' has no price table (model.prices), so its calls cost nothing it can count`);
+  apply(state, { rejected: [{ handler: 'start', reason: `the budget's cost limit is not kept: agent '${state.agent}' has no price table (model.prices), so its calls cost nothing it can count` }] });
 }
 
 /** What the run has spent, in the limit's terms. */
-export function spentOf(state: RunState, limit: Spend): Spend {
+export function spentOf(state: Writing<'spend'>, limit: Spend): Spend {
   return onlyDefined({ tokens: limit.tokens !== undefined ? state.usage.totalTokens : undefined, cost: limit.cost !== undefined ? state.cost : undefined });
 }
 
@@ -43,7 +40,7 @@ export function spentOf(state: RunState, limit: Spend): Spend {
  * The next call's estimate: the conversation it sends (see estimatedTokens) plus as many tokens as
  * the last reply had; its cost at the run's average price per token so far.
  */
-function nextCallOf(state: RunState, limit: Spend): Spend {
+function nextCallOf(state: Writing<'spend'>, limit: Spend): Spend {
   const tokens = estimatedTokens(state) + (state.lastCall?.completionTokens ?? 0);
   const perToken = state.usage.totalTokens > 0 ? state.cost / state.usage.totalTokens : 0;
   return onlyDefined({ tokens: limit.tokens !== undefined ? tokens : undefined, cost: limit.cost !== undefined ? tokens * perToken : undefined });
@@ -88,27 +85,27 @@ export interface BudgetEnd {
  * a budget replay their commands unchanged); past it, the run asks for more until a person allows
  * enough, or ends.
  */
-export function keepWithinBudget(state: RunState): Promise<BudgetEnd | undefined> | undefined {
+export function keepWithinBudget(state: Writing<'spend'>): Promise<BudgetEnd | undefined> | undefined {
   const budget = state.budget;
   if (!budget) return undefined;
   if (!passes(budget.limit, spentOf(state, budget.limit), nextCallOf(state, budget.limit))) return undefined;
   return askUntilWithin(state, budget);
 }
 
-async function askUntilWithin(state: RunState, budget: RunBudget): Promise<BudgetEnd | undefined> {
+async function askUntilWithin(state: Writing<'spend'>, budget: RunBudget): Promise<BudgetEnd | undefined> {
   for (;;) {
     const spent = spentOf(state, budget.limit);
     const next = nextCallOf(state, budget.limit);
     if (!passes(budget.limit, spent, next)) return undefined;
     const reached = `budget of ${spendText(budget.limit)} reached (${spendText(spent)} spent, the next model call ≈ ${spendText(next)})`;
     if (budget.onReached === 'stop') {
-      recordEvent(state, { type: 'budget_reached', limit: budget.limit, spent, next, onReached: 'stop' }, nowIso());
+      apply(state, { events: [{ type: 'budget_reached', limit: budget.limit, spent, next, onReached: 'stop' }] });
       return { reason: reached };
     }
     budget.asks = (budget.asks ?? 0) + 1;
     const callId = `budget-${budget.asks}`;
     const question = `${reached}: allow ${spendText(budget.more)} more?`;
-    setStep(state, `waiting: ${question}`);
+    apply(state, { step: { text: `waiting: ${question}` } });
     const answer = await awaitBudgetAnswer(
       state,
       { reached: { type: 'budget_reached', limit: budget.limit, spent, next, onReached: 'ask', callId, more: budget.more }, question },
@@ -123,7 +120,7 @@ async function askUntilWithin(state: RunState, budget: RunBudget): Promise<Budge
 }
 
 /** What a sub-agent started now may spend: what is left of this run's budget, asked for the same way. */
-export function budgetForSubAgent(state: RunState): Budget | undefined {
+export function budgetForSubAgent(state: Writing<'spend'>): Budget | undefined {
   const budget = state.budget;
   if (!budget) return undefined;
   const spent = spentOf(state, budget.limit);
@@ -137,17 +134,17 @@ export function budgetForSubAgent(state: RunState): Budget | undefined {
 }
 
 /** A sub-agent's allowances raise this run's limit too: what a person allowed there is not asked for again here. */
-export function takeSubAgentAllowance(state: RunState, raised: Spend | undefined): void {
+export function takeSubAgentAllowance(state: Writing<'spend'>, raised: Spend | undefined): void {
   if (state.budget && raised) raiser(state.budget)(raised);
 }
 
 /** The budget as the run's result and state show it. */
-export function budgetReport(state: RunState, budget: RunBudget): BudgetReport {
+export function budgetReport(state: Writing<'spend'>, budget: RunBudget): BudgetReport {
   return { limit: budget.limit, spent: spentOf(state, budget.limit), raised: budget.raised };
 }
 
 /** The answer a run that ran out of budget gives: the newest text the model wrote. */
-export function partialAnswer(state: RunState): string {
+export function partialAnswer(state: Writing<'spend'>): string {
   for (let i = state.messages.length - 1; i >= 0; i--) {
     const message = state.messages[i]!;
     if (message.role === 'assistant' && message.content) return message.content;

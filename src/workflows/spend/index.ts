@@ -4,3 +4,4 @@
  */
 export { budgetForSubAgent, budgetReport, keepWithinBudget, noteIgnoredCost, partialAnswer, startingBudget, takeSubAgentAllowance, type BudgetEnd } from './budget';
 export { spendingOf, withSpending } from './spending-details';
+export { charge, chargeSubAgent } from './charge';

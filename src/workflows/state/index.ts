@@ -1,4 +1,3 @@
-/**
- * The run's state: its type, carried over continue-as-new, and the views of it.
- */
+/** The run's state: its type, carried over continue-as-new, in slices that each have their writers. */
 export { costField, initialMessages, type RunState } from './run-state';
+export { SLICES, SLICE_WRITERS, type Reading, type SliceName, type Writing } from './slices';

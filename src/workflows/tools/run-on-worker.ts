@@ -3,16 +3,12 @@ import { RUNTIME_FEATURES } from '../../common/runtime-features';
 import type { ExecuteToolOutput, PreparedCall, RanToolOutput, ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall } from '../../common/messages';
 import { activities } from '../platform';
-import { askForResult, awaitExternalResult, startRunning } from '../calls';
-import { nowIso, nowMs } from '../platform';
-import { preview, recordEvent } from '../effects';
-import type { RunState } from '../state';
-import { setStep } from '../effects';
+import { askForResult, awaitExternalResult, beginRun } from '../calls';
+import type { Reading } from '../state';
 import { describeStepFailure } from '../platform';
 import { toolSchedule } from './tool-defaults';
 import { specOf } from '../toolset';
 import { mayAsk } from './may-ask';
-import { parsedArguments } from '../../common/describe-edit';
 
 
 type Check = NonNullable<Parameters<typeof activities.executeTool>[0]['check']>;
@@ -24,13 +20,13 @@ type Check = NonNullable<Parameters<typeof activities.executeTool>[0]['check']>;
  * described with the feature: a call that may wait for a person, and the calls of a batch of
  * several, are checked first as before, so approvals are asked before anything of the batch runs.
  */
-export function checksInExecute(state: RunState, forWorker: readonly ToolCall[]): boolean {
+export function checksInExecute(state: Reading, forWorker: readonly ToolCall[]): boolean {
   if (forWorker.length !== 1 || !state.descriptor.runtimeFeatures?.includes(RUNTIME_FEATURES.checkInExecute)) return false;
   const spec = specOf(state.descriptor, forWorker[0]!.name);
   return Boolean(spec && !spec.external && !spec.subAgent && !mayAsk(state.descriptor, spec));
 }
 
-async function schedule(state: RunState, call: ToolCall, input: unknown, check?: Check): Promise<ExecuteToolOutput | { failed: string }> {
+async function schedule(state: Reading, call: ToolCall, input: unknown, check?: Check): Promise<ExecuteToolOutput | { failed: string }> {
   const plan = toolSchedule(specOf(state.descriptor, call.name)!);
   try {
     return await activities.executeTool.executeWithOptions({ summary: `tool ${call.name}`, ...plan.options }, [
@@ -52,56 +48,34 @@ async function schedule(state: RunState, call: ToolCall, input: unknown, check?:
 }
 
 /** What a run gave: its result, or the external result it suspended for. */
-async function outcomeOf(state: RunState, call: ToolCall, input: unknown, ran: RanToolOutput): Promise<ToolCallResult> {
+async function outcomeOf(state: Reading, call: ToolCall, input: unknown, ran: RanToolOutput): Promise<ToolCallResult> {
   if (ran.kind === 'result') return ran.result;
   askForResult(state, call.id, input, ran.reason);
   return awaitExternalResult(state, call.id);
 }
 
-function finished(state: RunState, call: ToolCall, result: ToolCallResult, started: number): void {
-  recordEvent(
-    state,
-    { type: 'tool_call_finished', callId: call.id, tool: call.name, state: result.state, durationMs: nowMs() - started, preview: preview(result.content) },
-    nowIso(),
-  );
-}
-
 /** Runs an allowed call's tool on a worker; a lost worker or the tool's own failures, once they are final, are an error result. */
-export async function runOnWorker(state: RunState, call: ToolCall, input: unknown): Promise<ToolCallResult> {
-  const started = nowMs();
-  startRunning(state, call.id);
-  recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input }, nowIso());
+export async function runOnWorker(state: Reading, call: ToolCall, input: unknown): Promise<ToolCallResult> {
+  beginRun(state, call.id, input);
   const output = await schedule(state, call, input);
-  const result = 'failed' in output ? { content: output.failed, state: 'error' as const } : await outcomeOf(state, call, input, output as RanToolOutput);
-  finished(state, call, result, started);
-  return result;
+  return 'failed' in output ? { content: output.failed, state: 'error' } : outcomeOf(state, call, input, output as RanToolOutput);
 }
-
 
 /**
- * The check and, when the rules allow, the run, in one activity. The call's start event goes out
- * when it is scheduled, with the model's arguments, and takes the checked input once the check
- * read it. A call the check did not run (denied, invalid input) finishes with the check's answer,
- * and comes back as that answer for the batch to go on with, as if prepareToolCalls had given it.
+ * The check and, when the rules allow, the run, in one activity (its start was told when the
+ * check began, see calls' startChecking). A call the check did not run (denied, invalid input)
+ * comes back as the check's answer for the batch to go on with, as if prepareToolCalls had given it.
  */
-export async function checkAndRun(state: RunState, call: ToolCall): Promise<{ prepared: PreparedCall; result?: ToolCallResult }> {
-  const started = nowMs();
-  setStep(state, `running ${call.name}`);
-  const start = recordEvent(state, { type: 'tool_call_started', callId: call.id, tool: call.name, input: parsedArguments(call.arguments) }, nowIso());
+export async function checkAndRun(state: Reading, call: ToolCall): Promise<{ prepared: PreparedCall; result?: ToolCallResult }> {
   const check = { call, mode: state.descriptor.permissions.mode ?? 'default', sessionRules: state.sessionRules };
   const output = await schedule(state, call, undefined, check);
   if ('failed' in output) {
     const result: ToolCallResult = { content: output.failed, state: 'error' };
-    finished(state, call, result, started);
     return { prepared: { callId: call.id, tool: call.name, outcome: 'result', result }, result };
   }
   const checked = output as Extract<ExecuteToolOutput, { kind: 'checked' }>;
   const { prepared } = checked;
-  if ('input' in prepared && start.type === 'tool_call_started') start.input = prepared.input;
-  if (prepared.outcome === 'result') finished(state, call, prepared.result, started);
   if (!checked.ran || prepared.outcome !== 'run') return { prepared };
-  startRunning(state, call.id);
-  const result = await outcomeOf(state, call, prepared.input, checked.ran);
-  finished(state, call, result, started);
-  return { prepared, result };
+  beginRun(state, call.id, prepared.input);
+  return { prepared, result: await outcomeOf(state, call, prepared.input, checked.ran) };
 }

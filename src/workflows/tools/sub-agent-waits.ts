@@ -2,7 +2,7 @@ import { CancellationScope, condition, getExternalWorkflowHandle, log, workflowI
 import { approveSignal, denySignal, submitToolResultSignal, subAgentWaitingSignal } from '../../common/definitions';
 import type { PendingCall } from '../../common/run';
 import { allPending } from '../calls';
-import type { RunState } from '../state';
+import type { Reading } from '../state';
 
 /**
  * Approvals bubble up: a sub-agent run reports to its parent whatever it and its own sub-agents
@@ -24,7 +24,7 @@ export async function forwardToSubAgent(holder: PendingCall, answer: Answer): Pr
  * (without the tools' schemas: a form reads them from the run that holds the call). Started only
  * in runs with a parent, so top-level runs' histories are untouched.
  */
-export function reportWaitsToParent(state: RunState): void {
+export function reportWaitsToParent(state: Reading): void {
   const parent = state.parent;
   if (!parent) return;
   const self = workflowInfo().workflowId;

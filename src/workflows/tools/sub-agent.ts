@@ -8,16 +8,16 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ToolCallResult } from '../../common/contracts/tool-calls';
-import { addUsage, emptyUsage, type ToolCall } from '../../common/messages';
+import { emptyUsage, type ToolCall } from '../../common/messages';
 import { START_INPUT_VERSION, type AgentRunResult, type AgentWorkflowInput, type SubAgentUsage } from '../../common/run';
 import type { SubAgentSpec } from '../../common/tools';
-import { nowIso } from '../platform';
-import { preview, recordEvent } from '../effects';
-import type { RunState } from '../state';
-import { enterSubAgent, exitSubAgent } from '../calls';
+import { preview } from '../effects';
+import type { Reading } from '../state';
+import { enterSubAgent, exitSubAgent, type SubAgentEnd } from '../calls';
 import { spendingOf } from '../spend';
-import { budgetForSubAgent, takeSubAgentAllowance } from '../spend';
+import { budgetForSubAgent, chargeSubAgent, takeSubAgentAllowance } from '../spend';
 import type { Budget } from '../../common/budget';
+import { apply } from '../effects';
 
 /** A `{ task }` input is the sub-agent's prompt as it is; any other input is handed over as JSON. */
 export function subAgentPrompt(input: unknown): string {
@@ -30,12 +30,6 @@ export function subAgentPrompt(input: unknown): string {
 /** Deterministic, so a replay (or a retried parent task) finds the same child: `<parent's workflow id>/<call id>`. */
 export function subAgentWorkflowId(parentWorkflowId: string, callId: string): string {
   return `${parentWorkflowId}/${callId}`;
-}
-
-function rollUp(state: RunState, entry: SubAgentUsage): void {
-  state.subAgents.push(entry);
-  state.usage = addUsage(state.usage, entry.usage);
-  state.cost += entry.cost ?? 0;
 }
 
 function childOptions(spec: SubAgentSpec, budget: Budget | undefined): Pick<AgentWorkflowInput, 'options'> {
@@ -59,15 +53,15 @@ function failureText(error: ChildWorkflowFailure): string {
  * Its failure (or its cancellation by someone else) is an error result the parent's model reads;
  * only the parent's own cancellation ends the parent.
  */
-export async function runSubAgent(state: RunState, call: ToolCall, input: unknown, spec: SubAgentSpec): Promise<ToolCallResult> {
+export async function runSubAgent(state: Reading, call: ToolCall, input: unknown, spec: SubAgentSpec): Promise<ToolCallResult> {
   const parentId = workflowInfo().workflowId;
   const workflowId = subAgentWorkflowId(parentId, call.id);
   const depth = (state.parent?.depth ?? 0) + 1;
   const base = { callId: call.id, workflowId, agent: spec.agent };
   if (depth > spec.maxDepth) {
     const content = `Error: the '${spec.agent}' agent was not started: it would run ${depth} levels below the top-level run, and sub-agents may nest at most ${spec.maxDepth} deep.`;
-    rollUp(state, { ...base, status: 'refused', usage: emptyUsage() });
-    recordEvent(state, { type: 'subagent_finished', ...base, status: 'refused', usage: emptyUsage(), preview: preview(content) }, nowIso());
+    chargeSubAgent(state, { ...base, status: 'refused', usage: emptyUsage() });
+    apply(state, { events: [{ type: 'subagent_finished', ...base, status: 'refused', usage: emptyUsage(), preview: preview(content) }] });
     return { content, state: 'error' };
   }
 
@@ -86,8 +80,8 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
       ...(spec.inheritSessionRules ? { sessionRules: state.sessionRules } : {}),
     },
   };
-  recordEvent(state, { type: 'subagent_started', ...base, tool: call.name, depth, task: preview(prompt) }, nowIso());
-  enterSubAgent(state, call.id, workflowId, spec.agent);
+  enterSubAgent(state, call.id, { workflowId, agent: spec.agent, depth, task: preview(prompt) });
+  let end: SubAgentEnd | undefined;
   try {
     const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentRunResult>>('agentWorkflow', {
       workflowId,
@@ -98,18 +92,22 @@ export async function runSubAgent(state: RunState, call: ToolCall, input: unknow
       staticSummary: `sub-agent ${spec.agent}: ${preview(prompt, 180)}`,
     });
     const entry: SubAgentUsage = { ...base, status: result.status, usage: result.usage, ...(result.cost !== undefined ? { cost: result.cost } : {}) };
-    rollUp(state, entry);
+    chargeSubAgent(state, entry);
     takeSubAgentAllowance(state, result.budget?.raised);
-    recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(result.output) }, nowIso());
+    end = { ...withoutCallId(entry), preview: preview(result.output) };
     return { content: answerOf(result), state: result.status === 'budget_exhausted' ? 'error' : 'success' };
   } catch (error) {
     if (!(error instanceof ChildWorkflowFailure) || CancellationScope.current().consideredCancelled) throw error;
     const content = `Error: the '${spec.agent}' agent (run ${workflowId}) failed: ${failureText(error)}`;
     const entry: SubAgentUsage = { ...base, status: 'failed', usage: emptyUsage(), ...spendingOf(error.cause) };
-    rollUp(state, entry);
-    recordEvent(state, { type: 'subagent_finished', ...entry, preview: preview(content) }, nowIso());
+    chargeSubAgent(state, entry);
+    end = { ...withoutCallId(entry), preview: preview(content) };
     return { content, state: 'error' };
   } finally {
-    exitSubAgent(state, call.id);
+    exitSubAgent(state, call.id, end);
   }
+}
+
+function withoutCallId({ callId: _callId, ...rest }: SubAgentUsage): Omit<SubAgentUsage, 'callId'> {
+  return rest;
 }

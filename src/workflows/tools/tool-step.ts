@@ -1,16 +1,16 @@
 import type { PreparedCall, ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall, ToolMessage } from '../../common/messages';
 import { activities, localActivities } from '../platform';
-import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, finishBatch, settle, startChecking, takeCheck, type AskCall, type GateOutcome } from '../calls';
+import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, beginChecks, finishBatch, settleCall, takeCheck, type AskCall, type GateOutcome } from '../calls';
 import { noteGroups, resetEquippedTools } from '../toolset';
 import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
-import { earlierRun, reusableRun, reusedResult } from '../calls';
-import type { RunState } from '../state';
-import { setStep } from '../effects';
+import { reusableRun, reusedResult } from '../calls';
+import type { Reading } from '../state';
 import { runSubAgent } from './sub-agent';
 import { routeCall, specOf } from '../toolset';
 import type { ToolCallRecord } from '../../common/tool-call-record';
+import { apply } from '../effects';
 
 /** What will happen to one call once approvals are in. */
 type Plan =
@@ -23,7 +23,7 @@ function errorPlan(call: ToolCall, content: string, state: ToolCallResult['state
 }
 
 /** Calls the workflow answers itself, from the recorded descriptor. */
-function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
+function routeLocally(state: Reading, call: ToolCall): Plan | undefined {
   const route = routeCall(state.descriptor, state.activeGroups, call);
   if (route === 'not_found') return errorPlan(call, `Error: Tool not found: ${call.name}`);
   if (route === 'unauthorized') return errorPlan(call, `Error: Unauthorized tool call: '${call.name}' is not available`);
@@ -36,7 +36,7 @@ function routeLocally(state: RunState, call: ToolCall): Plan | undefined {
 }
 
 /** A repeated call answered from the earlier result (see reusableRun): nothing runs. */
-function reused(state: RunState, call: ToolCall): Plan | undefined {
+function reused(state: Reading, call: ToolCall): Plan | undefined {
   const earlier = reusableRun(state, call);
   return earlier ? { call, kind: 'result', result: reusedResult(earlier) } : undefined;
 }
@@ -46,7 +46,7 @@ function reused(state: RunState, call: ToolCall): Plan | undefined {
  * one of the tools (say its MCP server is down there), the check goes through the task queue
  * instead, where it fails retryably on such workers until one that has the tool takes it.
  */
-async function prepare(state: RunState, calls: ToolCall[]): Promise<Map<string, PreparedCall>> {
+async function prepare(state: Reading, calls: ToolCall[]): Promise<Map<string, PreparedCall>> {
   if (calls.length === 0) return new Map();
   const summary = `check ${calls.map((c) => c.name).join(', ')}`;
   const input = (onMissing: 'report' | 'fail') => ({
@@ -71,11 +71,11 @@ async function prepare(state: RunState, calls: ToolCall[]): Promise<Map<string, 
   return new Map(prepared.map((p) => [p.callId, p]));
 }
 
-function isExternal(state: RunState, toolName: string): boolean {
+function isExternal(state: Reading, toolName: string): boolean {
   return specOf(state.descriptor, toolName)?.external ?? false;
 }
 
-async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
+async function execute(state: Reading, plan: Plan): Promise<ToolCallResult> {
   if (plan.kind === 'result') return plan.result;
   if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id);
   const subAgent = specOf(state.descriptor, plan.call.name)?.subAgent;
@@ -83,7 +83,7 @@ async function execute(state: RunState, plan: Plan): Promise<ToolCallResult> {
   return runOnWorker(state, plan.call, plan.input);
 }
 
-function approvedOrDenied(state: RunState, call: ToolCall, prepared: AskCall, decision: GateOutcome['decision']): Plan {
+function approvedOrDenied(state: Reading, call: ToolCall, prepared: AskCall, decision: GateOutcome['decision']): Plan {
   if (decision === 'timed_out') {
     return errorPlan(call, `Permission denied: approval timed out after ${state.descriptor.approvalTimeout}`, 'denied');
   }
@@ -106,7 +106,7 @@ function editOf(record: ToolCallRecord): Pick<ToolMessage, 'edit'> {
 }
 
 /** The acting half of an iteration: decide, wait for people where needed, run, answer in call order. */
-export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promise<ToolMessage[]> {
+export async function actOnToolCalls(state: Reading, calls: ToolCall[]): Promise<ToolMessage[]> {
   const batch = beginBatch(state, calls);
   const plans = new Map<string, Plan>();
   const forWorker: ToolCall[] = [];
@@ -116,10 +116,11 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
     else forWorker.push(call);
   }
 
-  startChecking(state, forWorker.map((call) => call.id));
+  const checkRuns = checksInExecute(state, forWorker);
+  beginChecks(state, forWorker, checkRuns);
   const ranByCheck = new Map<string, ToolCallResult>();
   let prepared: Map<string, PreparedCall>;
-  if (checksInExecute(state, forWorker)) {
+  if (checkRuns) {
     const checked = await checkAndRun(state, forWorker[0]!);
     prepared = new Map([[checked.prepared.callId, checked.prepared]]);
     if (checked.result) ranByCheck.set(checked.prepared.callId, checked.result);
@@ -153,11 +154,11 @@ export async function actOnToolCalls(state: RunState, calls: ToolCall[]): Promis
   const isSafe = (plan: Plan) => plan.kind === 'result' || (plan.kind === 'run' && (specOf(state.descriptor, plan.call.name)?.concurrencySafe ?? false));
   for (const group of planBatches(ordered, isSafe, state.descriptor.parallel)) {
     const running = group.items.filter((p) => p.kind !== 'result').map((p) => p.call.name);
-    if (running.length > 0) setStep(state, `running ${running.join(', ')}`);
+    if (running.length > 0) apply(state, { step: { text: `running ${running.join(', ')}` } });
     const batchResults = await Promise.all(
       group.items.map(async (plan) => {
         const result = await execute(state, plan);
-        settle(state, plan.call.id, result.state);
+        settleCall(state, plan.call.id, result);
         return result;
       }),
     );

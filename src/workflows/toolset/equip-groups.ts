@@ -1,8 +1,7 @@
 import type { AgentDescriptor } from '../../common/agent';
 import type { ToolCallResult } from '../../common/contracts/tool-calls';
-import { nowIso } from '../platform';
-import { recordEvent } from '../effects';
-import type { RunState } from '../state';
+import type { Writing } from '../state';
+import { apply } from '../effects';
 
 export function describeActiveGroups(descriptor: AgentDescriptor, active: string[]): string {
   if (active.length === 0) return 'All tool groups are currently deactivated.';
@@ -55,7 +54,7 @@ export function changeGroups(
 }
 
 /** The run's active groups are now `active`: recorded as an event, so a fork knows them as they stood. */
-export function noteGroups(state: RunState, active: string[], by: 'model' | 'user'): void {
+export function noteGroups(state: Writing<'context'>, active: string[], by: 'model' | 'user'): void {
   state.activeGroups = active;
-  recordEvent(state, { type: 'groups_changed', active, by }, nowIso());
+  apply(state, { events: [{ type: 'groups_changed', active, by }] });
 }
