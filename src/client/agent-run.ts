@@ -21,14 +21,15 @@ import type { agentWorkflow } from '../workflows/run';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';
-import { readPartialText, type PartialText, type PartialTextUpdate } from './partial-text';
 import { isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
 import { describeExecution, type RunExecution } from './run-execution';
-import { SubAgentFollower, type SubAgentUpdate } from './sub-agent-follower';
+import { updatesOf, type RunUpdate } from './run-updates';
 import type { DataParser, RunResult } from './typed-data';
 import { streamRun, type StreamOptions } from './stream/run-stream';
 import type { StreamItem } from './stream/stream-items';
 import { startFork, type ForkOptions } from './fork/start-fork';
+
+export type { PartialTextUpdate, RunUpdate, SubAgentUpdate } from './run-updates';
 
 function heldBySubAgent(error: unknown): string | undefined {
   const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
@@ -54,21 +55,13 @@ function answererOf(options: Answerer): Answerer {
   return options.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {};
 }
 
-const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'budget_exhausted', 'cancelled']);
-
 export interface WatchOptions {
-  /** Poll interval of the events query. Default 500 ms. */
+  /** Between reads of the events query (the stream's `eventsPollMs`). Default 500 ms. */
   intervalMs?: number;
   /** Start after this event sequence number. */
   afterSeq?: number;
   signal?: AbortSignal;
 }
-
-/**
- * An event of the run, the partial text of the model call in flight (not an event: no `seq`), or
- * (with `subAgents: true`) an event of one of its sub-agent runs.
- */
-export type RunUpdate = AgentEvent | PartialTextUpdate | SubAgentUpdate;
 
 /**
  * A handle on one agent run (a workflow), typed over its signals, updates and queries. `TData` is
@@ -162,11 +155,6 @@ export class AgentRun<TData = unknown> {
     return this.handle.query(eventsQuery, afterSeq);
   }
 
-  /** What a streaming model call has written so far; undefined when none is running. */
-  partialText(): Promise<PartialText | undefined> {
-    return readPartialText(this.handle);
-  }
-
   /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */
   approve(callId: string, options: { input?: unknown; remember?: boolean; reason?: string } & Answerer = {}): Promise<ApprovalDecision> {
     return this.decide({
@@ -258,8 +246,9 @@ export class AgentRun<TData = unknown> {
   }
 
   /**
-   * Every event of the run, in order, live until the run ends. Follows continue-as-new (the
-   * sequence numbers carry over). Queries read workflow state: nothing is added to history.
+   * Every event of the run, in order, live until the run ends: `stream()`'s events, without its
+   * deltas or sub-agents (it reads no heartbeat and follows no sub-agent). Follows continue-as-new
+   * (the sequence numbers carry over). Queries read workflow state: nothing is added to history.
    */
   async *events(options: WatchOptions = {}): AsyncGenerator<AgentEvent> {
     for await (const update of this.updates({ ...options, partialText: false })) {
@@ -268,39 +257,28 @@ export class AgentRun<TData = unknown> {
   }
 
   /**
-   * Like `events()`, and between events the partial text of a streaming model call whenever it
-   * changed (`partialText: false` leaves it out). The text comes from heartbeats, so it lags the
-   * stream by up to the worker's heartbeat throttle interval.
+   * `stream()` as events: like `events()`, and after each piece of text a model call of this run
+   * writes, that call's whole text so far (`partial_text`, with its attempt: a call made again
+   * starts its text over; `partialText: false` leaves them out); with `subAgents: true`, the
+   * events of its sub-agent runs at any depth (`subagent_event`), a sub-agent's before its
+   * parent's `subagent_finished`. The text is read live from the worker that writes it, as
+   * `stream()` reads it, across a killed worker. Tool-call deltas, quota waits and the
+   * sub-agents' text are `stream()`'s alone.
    */
-  async *updates(options: WatchOptions & { partialText?: boolean; subAgents?: boolean } = {}): AsyncGenerator<RunUpdate> {
-    let after = options.afterSeq ?? 0;
-    const interval = options.intervalMs ?? 500;
-    let shown = '';
-    const client = this.handle.client;
-    const subAgents = options.subAgents ? new SubAgentFollower((id, afterSeq) => client.getHandle(id).query(eventsQuery, afterSeq)) : undefined;
-    for (;;) {
-      if (options.signal?.aborted) return;
-      let batch: AgentEvent[] = [];
-      try {
-        batch = await this.eventsAfter(after);
-      } catch (error) {
-        if (!(await this.isClosed())) throw error;
-      }
-      for (const event of batch) {
-        after = event.seq;
-        if (subAgents) yield* await subAgents.beforeOwnEvent(event);
-        yield event;
-        if (event.type === 'run_finished' && FINAL.has(event.status)) return;
-      }
-      if (subAgents) yield* await subAgents.poll();
-      if (batch.length === 0 && (await this.isClosed())) return;
-      if (options.partialText !== false) {
-        const partial = await this.partialText().catch(() => undefined);
-        if (partial && partial.text !== '' && partial.text !== shown) yield { type: 'partial_text', ...partial };
-        shown = partial?.text ?? '';
-      }
-      await new Promise((resolve) => setTimeout(resolve, interval));
-    }
+  updates(options: WatchOptions & { partialText?: boolean; subAgents?: boolean } = {}): AsyncGenerator<RunUpdate> {
+    const partialText = options.partialText !== false;
+    const subAgents = options.subAgents === true;
+    const items = streamRun(
+      this.handle.client,
+      this.workflowId,
+      {
+        eventsPollMs: options.intervalMs ?? 500,
+        ...(options.afterSeq !== undefined ? { afterSeq: options.afterSeq } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      { deltas: partialText, subAgents },
+    );
+    return updatesOf(items, { partialText, subAgents });
   }
 
   /**
@@ -317,10 +295,5 @@ export class AgentRun<TData = unknown> {
   /** The run's execution as Temporal describes it (status, times), read without decoding its memo. */
   execution(): Promise<RunExecution> {
     return describeExecution(this.handle);
-  }
-
-  private async isClosed(): Promise<boolean> {
-    const { status } = await this.execution();
-    return status !== 'RUNNING' && status !== 'CONTINUED_AS_NEW';
   }
 }

@@ -49,10 +49,16 @@ async function runDemo(client: AgentClient, agent: string, prompt: string, stop:
   const run = await client.start(agent, { prompt, userId: 'u-1001' });
   console.log(`\n> ${prompt}`);
   log(`run ${run.workflowId} — Web UI: ${run.webUiUrl}`);
-  for await (const update of run.updates({ signal: stop, partialText: false, subAgents: true })) {
-    if (update.type === 'partial_text') continue;
-    const event = update.type === 'subagent_event' ? update.event : update;
-    console.log(update.type === 'subagent_event' ? formatSubAgentEvent(update) : formatEvent(update, run.workflowId));
+  // The run's stream: its events (the sub-agents' indented below their start), a model call made again after its worker
+  // died, a wait for the model's quota. The demo's agents do not stream, so their text deltas are not printed: each
+  // reply shows in its `◀ model` line, the answer in the last.
+  for await (const item of run.stream({ signal: stop })) {
+    const pad = '    '.repeat(item.depth);
+    if (item.type === 'model_call_restarted') console.log(`${pad}         ↻ the model call is made again (attempt ${item.attempt}); its text starts over`);
+    if (item.type === 'model_quota_wait') console.log(`${pad}         ⧗ ${item.text}`);
+    if (item.type !== 'event') continue;
+    const { event } = item;
+    console.log(item.depth > 0 ? formatSubAgentEvent(item) : formatEvent(event, run.workflowId));
     // A sub-agent's call is answered through this run too: the answer goes to the run that holds the call.
     if (event.type === 'permission_requested') {
       const yes = await decide(`Approve ${event.tool} ${JSON.stringify(event.input)}?`, stop);

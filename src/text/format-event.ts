@@ -3,7 +3,7 @@ import { styleFor, type Style } from './style';
 import type { AgentEvent } from '../common/events';
 import { BUDGET_TOOL, spendText } from '../common/budget';
 import type { TokenUsage } from '../common/messages';
-import type { SubAgentUpdate } from '../client/sub-agent-follower';
+import type { SubAgentUpdate } from '../client/run-updates';
 
 function clock(at: string): string {
   return at.slice(11, 19);
@@ -45,8 +45,8 @@ export function formatEvent(event: AgentEvent, workflowId: string, style: Style 
   }
 }
 
-/** A sub-agent's event, indented by its depth below the watched run. */
-export function formatSubAgentEvent(update: SubAgentUpdate, style: Style = styleFor(false)): string {
+/** A sub-agent's event (an update of `updates({ subAgents: true })` or a stream item of depth > 0), indented by its depth below the watched run. */
+export function formatSubAgentEvent(update: Pick<SubAgentUpdate, 'workflowId' | 'depth' | 'event'>, style: Style = styleFor(false)): string {
   const pad = '    '.repeat(update.depth);
   return formatEvent(update.event, update.workflowId, style)
     .split('\n')

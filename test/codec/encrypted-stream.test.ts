@@ -1,6 +1,6 @@
 import { AgentClient } from '../../src/client/agent-client';
 import type { AgentRun } from '../../src/client/agent-run';
-import { readModelCall } from '../../src/client/partial-text';
+import { readModelCall } from '../../src/client/stream/model-call-heartbeat';
 import { readLiveDeltas, UnreadableDeltaError } from '../../src/client/stream/live-delta-reader';
 import type { StreamItem } from '../../src/client/stream/stream-items';
 import { encryptedDataConverter } from '../../src/codec/encrypted-data-converter';

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../../common/events';
 import type { LiveDelta } from '../../common/contracts/live-deltas';
 import type { AgentRunResult } from '../../common/run';
 import { isPayloadDecryptionError } from '../../codec/payload-decryption-error';
-import { readModelCall } from '../partial-text';
+import { readModelCall } from './model-call-heartbeat';
 import { describeExecution } from '../run-execution';
 import { readLiveDeltas } from './live-delta-reader';
 import type { RunPosition, StreamCursor, StreamItem, StreamWaitingCall } from './stream-items';
@@ -24,6 +24,10 @@ export interface FollowContext {
   eventsPollMs: number;
   /** Between reads of a model call's heartbeat, while one is in flight and its deltas are not being read. */
   callPollMs: number;
+  /** Whether sub-agent runs are followed (their items nested); without, only their parent's events about them. */
+  subAgents: boolean;
+  /** Whether model calls' text and tool-call deltas are read; without, only events (no heartbeat is read). */
+  deltas: boolean;
 }
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'max_iterations', 'budget_exhausted', 'cancelled']);
@@ -99,9 +103,9 @@ export class RunFollower {
 
   async run(): Promise<void> {
     for (const [id, position] of Object.entries(this.ctx.cursor)) {
-      if (position.d === this.depth + 1 && id.startsWith(`${this.workflowId}/`)) this.followChild(id);
+      if (this.ctx.subAgents && position.d === this.depth + 1 && id.startsWith(`${this.workflowId}/`)) this.followChild(id);
     }
-    const calls = this.watchModelCalls().catch((error: unknown) => this.ctx.fail(error));
+    const calls = this.ctx.deltas ? this.watchModelCalls().catch((error: unknown) => this.ctx.fail(error)) : undefined;
     try {
       await this.followEvents();
     } finally {
@@ -137,7 +141,7 @@ export class RunFollower {
       if (this.reading?.iteration === event.iteration) await within(this.reading.ended, DRAIN_MS, this.ctx.signal);
       this.modelCalling = false;
       this.finishedIteration = Math.max(this.finishedIteration, event.iteration);
-      if (event.type === 'model_call_finished') await this.giveRestOfText(event.iteration, event.text);
+      if (event.type === 'model_call_finished' && this.ctx.deltas) await this.giveRestOfText(event.iteration, event.text);
       delete this.position.c;
     }
     if (event.type === 'subagent_finished') {
@@ -152,7 +156,7 @@ export class RunFollower {
       // Attempt 0: not known until the call's first heartbeat.
       this.position.c = [event.iteration, 0, 0, 0];
     }
-    if (event.type === 'subagent_started' && !this.ctx.cursor[event.workflowId]) this.ctx.cursor[event.workflowId] = { s: 0, d: this.depth + 1 };
+    if (event.type === 'subagent_started' && this.ctx.subAgents && !this.ctx.cursor[event.workflowId]) this.ctx.cursor[event.workflowId] = { s: 0, d: this.depth + 1 };
     this.ctx.emit({ type: 'event', workflowId: this.workflowId, depth: this.depth, event, ...extras });
     if (event.type === 'model_call_started') {
       this.modelCalling = true;
@@ -160,7 +164,7 @@ export class RunFollower {
     }
     if (event.type === 'permission_requested' || event.type === 'external_requested') this.openWaits++;
     if (event.type === 'permission_decided' || event.type === 'external_submitted') this.openWaits = Math.max(0, this.openWaits - 1);
-    if (event.type === 'subagent_started' && !this.children.has(event.workflowId)) this.followChild(event.workflowId);
+    if (event.type === 'subagent_started' && this.ctx.subAgents && !this.children.has(event.workflowId)) this.followChild(event.workflowId);
   }
 
   private async extrasOf(event: AgentEvent): Promise<{ waiting?: StreamWaitingCall; result?: AgentRunResult }> {

@@ -16,16 +16,26 @@ export interface StreamOptions {
 }
 
 /**
+ * What a stream follows besides the run's own events (both by default). Not part of `stream()`'s
+ * options: `AgentRun.updates()` and `events()` narrow the stream with it, so that following
+ * events alone reads no heartbeat and follows no sub-agent.
+ */
+export interface StreamScope {
+  subAgents?: boolean;
+  deltas?: boolean;
+}
+
+/**
  * The run's stream: its durable events, its model calls' text and tool-call deltas as they are
  * written, and its sub-agents' streams nested, from the start or from a cursor, until the run ends.
  * Throws InvalidCursorError (at once) for a cursor of another run or none at all.
  */
-export function streamRun(client: WorkflowClient, workflowId: string, options: StreamOptions = {}): AsyncGenerator<StreamItem> {
+export function streamRun(client: WorkflowClient, workflowId: string, options: StreamOptions = {}, scope: StreamScope = {}): AsyncGenerator<StreamItem> {
   const cursor: StreamCursor = options.from ? decodeCursor(options.from, workflowId) : { [workflowId]: { s: Math.max(0, Math.floor(options.afterSeq ?? 0)), d: 0 } };
-  return follow(client, workflowId, cursor, options);
+  return follow(client, workflowId, cursor, options, scope);
 }
 
-async function* follow(client: WorkflowClient, workflowId: string, cursor: StreamCursor, options: StreamOptions): AsyncGenerator<StreamItem> {
+async function* follow(client: WorkflowClient, workflowId: string, cursor: StreamCursor, options: StreamOptions, scope: StreamScope): AsyncGenerator<StreamItem> {
   const channel = new AsyncChannel<StreamItem>();
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
@@ -41,6 +51,8 @@ async function* follow(client: WorkflowClient, workflowId: string, cursor: Strea
       signal,
       eventsPollMs: options.eventsPollMs ?? 250,
       callPollMs: options.callPollMs ?? 100,
+      subAgents: scope.subAgents !== false,
+      deltas: scope.deltas !== false,
     },
     workflowId,
     0,

@@ -1,20 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import type { ModelHeartbeat } from '../common/contracts/model-call';
-import { decodePayload } from './decode-payload';
-import { describeExecution } from './run-execution';
-
-/** The text a streaming model call has written so far, as its last heartbeat reported it. */
-export interface PartialText {
-  model: string;
-  iteration: number;
-  text: string;
-}
-
-/** What `AgentRun.updates()` yields besides events; it has no `seq` because it is not an event. */
-export interface PartialTextUpdate extends PartialText {
-  type: 'partial_text';
-}
+import type { ModelHeartbeat } from '../../common/contracts/model-call';
+import { decodePayload } from '../decode-payload';
+import { describeExecution } from '../run-execution';
 
 const MODEL_ACTIVITY = 'callModel';
 
@@ -24,7 +12,11 @@ function isModelHeartbeat(value: unknown): value is ModelHeartbeat {
 }
 
 /** The streaming model call in flight as its attempt's last heartbeat reported it, with where its deltas are served. */
-export interface ModelCallInFlight extends PartialText {
+export interface ModelCallInFlight {
+  model: string;
+  iteration: number;
+  /** The text written so far, as of the last heartbeat: read only when the worker serves no deltas. */
+  text: string;
   attempt: number;
   live?: string;
   /** Set while the call waits for its model's fleet-wide quota: what it waits for. */
@@ -33,8 +25,9 @@ export interface ModelCallInFlight extends PartialText {
 
 /**
  * Reads the model call in flight from the pending activity's heartbeat details (describe), so
- * following a stream adds nothing to the run's history. Undefined when no model call is running
- * or its attempt has not heartbeated yet (non-streaming calls never do).
+ * following a stream adds nothing to the run's history: where its live endpoint serves its deltas,
+ * its attempt, a quota wait. Undefined when no model call is running or its attempt has not
+ * heartbeated yet (non-streaming calls never do).
  */
 export async function readModelCall(handle: WorkflowHandle): Promise<ModelCallInFlight | undefined> {
   const { raw } = await describeExecution(handle);
@@ -48,10 +41,4 @@ export async function readModelCall(handle: WorkflowHandle): Promise<ModelCallIn
   const live = typeof details.live === 'string' && /^https?:\/\//.test(details.live) ? { live: details.live } : {};
   const quota = typeof details.quota === 'string' ? { quota: details.quota } : {};
   return { model: details.model, iteration: details.iteration, text: details.text, attempt: details.attempt, ...live, ...quota };
-}
-
-/** The partial text of the model call in flight (see readModelCall). */
-export async function readPartialText(handle: WorkflowHandle): Promise<PartialText | undefined> {
-  const call = await readModelCall(handle);
-  return call && { model: call.model, iteration: call.iteration, text: call.text };
 }
