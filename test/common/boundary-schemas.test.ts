@@ -80,4 +80,12 @@ describe('the payload schemas', () => {
     });
     expect(parse('decide', { callId: 'c', approved: true, input: { x: 'y'.repeat(2000) } }, 1024)).toMatchObject({ ok: false });
   });
+
+  test("a sub-agent's report of a waiting call it already ran with the same arguments (repeats) and of its budget's call parses; an unknown field does not", () => {
+    const call = { callId: 'c1', tool: 'search', kind: 'approval', input: { q: 'x' }, since: '2026-12-04T00:00:00.000Z', workflowId: 'lead/c0', agent: 'helper' };
+    const report = (extra: Record<string, unknown>) => ({ workflowId: 'lead/c0', agent: 'helper', pending: [{ ...call, ...extra }] });
+    expect(parse('subAgentWaiting', report({ repeats: { callId: 'c0', preview: 'found 3' } }))).toMatchObject({ ok: true });
+    expect(parse('subAgentWaiting', report({ tool: '$budget', budget: true }))).toMatchObject({ ok: true });
+    expect(parse('subAgentWaiting', report({ urgent: true }))).toMatchObject({ ok: false });
+  });
 });

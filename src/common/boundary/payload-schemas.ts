@@ -88,6 +88,8 @@ const BUILDERS = {
                 since: z.string(),
                 workflowId: z.string().min(1).max(MAX_NAME_CHARS),
                 agent: z.string().min(1).max(MAX_NAME_CHARS),
+                repeats: z.object({ callId: callId(), preview: z.string().max(1_000) }).strict().optional(),
+                budget: z.literal(true).optional(),
               })
               .strict(),
           )

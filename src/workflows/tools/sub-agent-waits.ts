@@ -35,7 +35,8 @@ export function reportWaitsToParent(state: Reading): void {
     for (;;) {
       await condition(() => key() !== reported);
       reported = key();
-      const pending = allPending(state).map(({ schema: _schema, ...call }) => ({ ...call, workflowId: call.workflowId ?? self, agent: call.agent ?? state.agent }));
+      // `budget` stays home: parents of 0.7.0 refuse a report with it, and know the call by its tool's name (asksForBudget).
+      const pending = allPending(state).map(({ schema: _schema, budget: _budget, ...call }) => ({ ...call, workflowId: call.workflowId ?? self, agent: call.agent ?? state.agent }));
       try {
         await getExternalWorkflowHandle(parent.workflowId).signal(subAgentWaitingSignal, { workflowId: self, agent: state.agent, pending });
       } catch (error) {
