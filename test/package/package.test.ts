@@ -50,6 +50,28 @@ function writeTsconfig(name: string, files: string[], extra: Record<string, unkn
   writeFileSync(join(project, name), JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: extra, files }));
 }
 
+/** The main entry stays a narrow door: what a first agent needs; the rest is in the subpaths. */
+const MAIN_ENTRY_LIMIT = 50;
+/** The values (not types) of the main entry, sorted. */
+const MAIN_ENTRY_VALUES = [
+  'AgentClient', 'AgentRun', 'ApplicationFailure', 'CancelledFailure', 'FailureTypes', 'RetryableToolError', 'RunRequestRejectedError',
+  'StartInputTooLargeError', 'TemporalConnectionError', 'TerminatedFailure', 'TimeoutFailure', 'WorkflowFailedError', 'agentTool',
+  'bundleAgentWorkflows', 'createWorker', 'defineAgent', 'defineEvalCase', 'defineEvalSuite', 'defineTool', 'harnessTools',
+];
+
+type ExportedNames = { names: string[]; entries: Record<string, { import: string[]; require: string[] }> };
+let exportedNames: Promise<ExportedNames> | undefined;
+
+/** Every name each entry exports, as TypeScript sees the installed declarations (fixtures/exported-names.cjs). */
+function exportedNamesOnce(): Promise<ExportedNames> {
+  exportedNames ??= (async () => {
+    const probe = await node(['exported-names.cjs']);
+    if (probe.stderr !== '') throw new Error(probe.stderr);
+    return lastJsonLine<ExportedNames>(probe.stdout);
+  })();
+  return exportedNames;
+}
+
 let typeCheck: Promise<{ api: string[]; temporalOnly: string[]; output: string }> | undefined;
 
 /** tsc over the user's files (emitting them to out/) and over a project that uses Temporal's client alone. */
@@ -124,15 +146,32 @@ describe('the packed package', () => {
     const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string };
     const changelog = readFileSync(join(installed, 'CHANGELOG.md'), 'utf8');
     expect(changelog).toMatch(new RegExp(`^## ${version.replace(/\./g, '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)$`, 'm'));
-    const probe = await node(['exported-names.cjs']);
-    expect(probe.stderr).toBe('');
-    const { names } = lastJsonLine<{ names: string[] }>(probe.stdout);
+    const { names } = await exportedNamesOnce();
     expect(names).toEqual(expect.arrayContaining(['AgentClient', 'defineAgent', 'AgentRunState']));
     const exported = new Set(names);
     const unexplained = Object.entries(RELEASED_MAIN_EXPORTS).flatMap(([release, released]) =>
       released.filter((name) => !exported.has(name) && !changelog.includes(`\`${name}\``)).map((name) => `${name} (exported by ${release})`),
     );
     expect(unexplained).toEqual([]);
+  });
+
+  test(`the main entry is a narrow door: at most ${MAIN_ENTRY_LIMIT} names (values and types), the ones a first agent needs`, async () => {
+    const { names } = await exportedNamesOnce();
+    expect(names.length).toBeLessThanOrEqual(MAIN_ENTRY_LIMIT);
+    expect(names).toEqual(expect.arrayContaining(['defineAgent', 'defineTool', 'AgentOptions', 'ToolOptions', 'AgentClient', 'AgentRun', 'StartOptions', 'AgentRunResult', 'PendingCall', 'createWorker', 'CreateWorkerOptions', 'WorkflowFailedError', 'FailureTypes', 'defineEvalSuite']));
+    // What the guides import from a subpath is not in the main entry too.
+    for (const elsewhere of ['approveSignal', 'stateQuery', 'Conversation', 'createRunStreamHandler', 'BUDGET_TOOL', 'Middleware', 'checkShellCommand', 'EvalReport']) {
+      expect(names).not.toContain(elsewhere);
+    }
+  });
+
+  test("no entry point exports the workflow's own call record (`ToolCallRecord`, its phase), for `import` or `require`; each entry's types name the same things both ways", async () => {
+    const { entries } = await exportedNamesOnce();
+    expect(Object.keys(entries)).toHaveLength(7);
+    for (const [entry, { import: esm, require: cjs }] of Object.entries(entries)) {
+      expect({ entry, same: esm.join() === cjs.join(), some: esm.length > 0 }).toEqual({ entry, same: true, some: true });
+      for (const internal of ['ToolCallRecord', 'ToolCallPhase']) expect({ entry, exports: esm.includes(internal) }).toEqual({ entry, exports: false });
+    }
   });
 
   test('an ES module imports the API by name: the same objects require() returns', async () => {
@@ -150,6 +189,8 @@ describe('the packed package', () => {
     });
     expect(seen.sameAsRequire).toBe(true);
     expect(seen.esmNames).toEqual(seen.cjsNames);
+    // Every value of the main entry (its types are checked by name above).
+    expect(seen.esmNames).toEqual(MAIN_ENTRY_VALUES);
     expect(seen.modelBadRequest).toBe('Model.BadRequest');
   });
 
@@ -162,10 +203,12 @@ describe('the packed package', () => {
       expect({ entry, sameAsRequire, same: names.join() === cjsNames.join(), some: names.length > 0 }).toEqual({ entry, sameAsRequire: true, same: true, some: true });
     }
     expect(seen['durable-agent/testing']!.names).toEqual(['startScriptedModelServer', 'startTestTemporal']);
-    // The runtime's own protocol is not published: only the handlers a user may call by hand.
-    expect(seen['durable-agent']!.names).toEqual(expect.arrayContaining(['approveSignal', 'decideUpdate', 'stateQuery', 'defineTool', 'AgentClient', 'createWorker']));
-    for (const internal of ['subAgentWaitingSignal', 'conversationPageQuery', 'conversationQuery', 'runCli', 'startScriptedModelServer', 'checkShellCommand']) {
-      expect(seen['durable-agent']!.names).not.toContain(internal);
+    expect(seen['durable-agent']!.names).toEqual(MAIN_ENTRY_VALUES);
+    // The runtime's own protocol is not published: only the handlers a user may call by hand, from the client entry.
+    expect(seen['durable-agent/client']!.names).toEqual(expect.arrayContaining(['approveSignal', 'decideUpdate', 'stateQuery', 'AgentClient', 'Conversation', 'FailureTypes']));
+    expect(seen['durable-agent/tools']!.names).toEqual(expect.arrayContaining(['checkShellCommand', 'evaluatePermission', 'callCost', 'FINAL_ANSWER_TOOL', 'DEFAULT_MAX_AGENT_DEPTH']));
+    for (const [entry, { names }] of Object.entries(seen)) {
+      for (const internal of ['subAgentWaitingSignal', 'conversationPageQuery', 'conversationQuery', 'runCli']) expect({ entry, exports: names.includes(internal) }).toEqual({ entry, exports: false });
     }
   });
 
