@@ -25,7 +25,21 @@ export const SLOW_TOOL_MS = 1000;
 export const PAGE_CHARS = 2000;
 const PAGE = 'words of a page, '.repeat(Math.ceil(PAGE_CHARS / 17)).slice(0, PAGE_CHARS);
 
-export const noopTool = defineTool({ name: 'noop', description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
+/** The no-op tool's calls and its own time on them so far (in the worker), for figures that take the tools' time out. */
+export const noopToolTime = { calls: 0, ms: 0 };
+
+export const noopTool = defineTool({
+  name: 'noop',
+  description: 'Does nothing.',
+  input: z.object({}),
+  execute: () => {
+    const began = performance.now();
+    noopToolTime.calls += 1;
+    const result = 'ok';
+    noopToolTime.ms += performance.now() - began;
+    return result;
+  },
+});
 
 export const slowTool = defineTool({
   name: 'slow',
@@ -41,6 +55,14 @@ export const slowTool = defineTool({
 export const benchAgent = defineAgent({ name: 'bench', instructions: 'Call noop once, then answer.', tools: [noopTool], model: BenchModels.oneCall });
 
 export const loopAgent = defineAgent({ name: 'loop', instructions: 'Call noop until told to stop.', tools: [noopTool], model: BenchModels.loop });
+
+/** The loop agent with its model's replies streamed: the streamed loop (bench/streamed-loop.ts) reads its runs through `run.stream()`. */
+export const streamedLoopAgent = defineAgent({
+  name: 'streamed-loop',
+  instructions: 'Call noop until told to stop.',
+  tools: [noopTool],
+  model: { name: BenchModels.loop, stream: true },
+});
 
 export const pageTool = defineTool({ name: 'read_page', description: 'Reads the next page.', input: z.object({}), readOnly: true, execute: () => PAGE });
 

@@ -4,6 +4,8 @@ import type { AgentRunResult } from '../src/common/run';
 import { atFloorCostPerHop, describeHops, medianHops } from './hop-breakdown';
 import { loadAverage } from './load-average';
 import { agentInput, agentStartAttributes } from './agent-start';
+import { noopToolTime } from './bench-agents';
+import type { ModelServerProcess } from './model-server-process';
 import { cpuAround } from './process-cpu';
 import { median, mib, percentile } from './stats';
 import type { SummaryRow } from './summary';
@@ -13,6 +15,8 @@ const TARGET = 1.15;
 const WORKER_CPU_TARGET = 1.3;
 /** Server CPU per iteration against the floor's. */
 const SERVER_CPU_TARGET = 1.15;
+/** The steps of a run of either kind (a model call or a tool batch; a no-op activity): model, tool, model. */
+const STEPS = 3;
 
 /**
  * P1: (a) the fair floor — a bare workflow with three no-op activities in sequence, as many as an
@@ -28,6 +32,8 @@ export async function measureOneIteration(options: {
   serverPid: number;
   /** An earlier release's agent workflow on a worker of its own task queue in this process: (c), compared with (b). */
   release?: { name: string; taskQueue: string };
+  /** The model server, which reports its own time: taken out of (b)'s time for the per-step figures. */
+  model?: ModelServerProcess;
 }): Promise<SummaryRow[]> {
   const { client, taskQueue } = options;
   let n = 0;
@@ -69,9 +75,15 @@ export async function measureOneIteration(options: {
     cpu[kind].serverMs += serverMs;
     return value;
   };
+  // The model server's and the tool's own time in each (b) run, read between runs (outside the timings).
+  const outside: number[] = [];
   for (let i = 0; i < options.rounds; i++) {
     a.push(await measured('floor', floor));
+    const served = await options.model?.served();
+    const tool = noopToolTime.ms;
     b.push(await measured('agent', agent));
+    const after = served && (await options.model!.servedAtLeast(served.requests + 2));
+    outside.push((after && served ? after.ms - served.ms : 0) + noopToolTime.ms - tool);
     if (released) c.push(await measured('release', released));
   }
   const perRun = (ms: number) => ms / options.rounds;
@@ -84,13 +96,31 @@ export async function measureOneIteration(options: {
   console.log(`(a) floor, 3 no-op activities:   median ${ma.toFixed(1)} ms  (p90 ${percentile(a, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.floor.workerMs).toFixed(1)} ms, server ${perRun(cpu.floor.serverMs).toFixed(1)} ms`);
   console.log(`(b) one agent iteration:         median ${mb.toFixed(1)} ms  (p90 ${percentile(b, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.agent.workerMs).toFixed(1)} ms, server ${perRun(cpu.agent.serverMs).toFixed(1)} ms`);
   console.log(`ratio b/a: ${(mb / ma).toFixed(2)}  (target ≤ ${TARGET}); CPU b/a: worker ${workerRatio.toFixed(2)} (target ≤ ${WORKER_CPU_TARGET}), server ${serverRatio.toFixed(2)} (target ≤ ${SERVER_CPU_TARGET}); ${loadAverage()}`);
+  // Orchestration per step: a run's time over its three steps, less (for the agent) the model server's and the tool's own time.
+  const floorSteps = a.map((ms) => ms / STEPS);
+  const agentSteps = b.map((ms, i) => (ms - outside[i]!) / STEPS);
+  const steps = (values: number[]) => ({ p50: median(values), p75: percentile(values, 75) });
+  const floorStep = steps(floorSteps);
+  const agentStep = steps(agentSteps);
+  const stepNote = options.model ? `less the model server's own time (median ${median(outside).toFixed(2)} ms a run, 2 requests) and the tool's` : 'the model server\'s time not taken out';
+  console.log(
+    `orchestration per step (${STEPS} a run): (a) p50 ${floorStep.p50.toFixed(1)} ms, p75 ${floorStep.p75.toFixed(1)} ms; (b) p50 ${agentStep.p50.toFixed(1)} ms, p75 ${agentStep.p75.toFixed(1)} ms, ${stepNote}`,
+  );
   const releaseRows: SummaryRow[] = [];
   if (options.release) {
     const releaseRatio = cpu.agent.workerMs / cpu.release.workerMs;
+    const mc = median(c);
     console.log(
-      `(c) one agent iteration, ${options.release.name}'s workflow code: median ${median(c).toFixed(1)} ms; CPU per run: worker ${perRun(cpu.release.workerMs).toFixed(1)} ms, server ${perRun(cpu.release.serverMs).toFixed(1)} ms`,
+      `(c) one agent iteration, ${options.release.name}'s workflow code: median ${mc.toFixed(1)} ms; CPU per run: worker ${perRun(cpu.release.workerMs).toFixed(1)} ms, server ${perRun(cpu.release.serverMs).toFixed(1)} ms`,
     );
-    console.log(`worker CPU per iteration, this release / ${options.release.name}: ${releaseRatio.toFixed(2)}  (target ≤ 1.00 within noise)`);
+    console.log(`worker CPU per iteration, this release / ${options.release.name}: ${releaseRatio.toFixed(2)}  (target ≤ 1.00 within noise); one iteration b/c (median): ${(mb / mc).toFixed(2)}`);
+    releaseRows.push({
+      part: 'P1',
+      figure: `one iteration / ${options.release.name}'s (median, same worker process, alternating)`,
+      value: `${(mb / mc).toFixed(2)} (${mb.toFixed(1)} vs ${mc.toFixed(1)} ms)`,
+      target: '',
+      load: loadavg()[0],
+    });
     releaseRows.push({
       part: 'P1',
       figure: `worker CPU per iteration / ${options.release.name}'s (same worker process, alternating)`,
@@ -119,6 +149,14 @@ export async function measureOneIteration(options: {
     { part: 'P1', figure: 'worker CPU per iteration / floor', value: workerRatio.toFixed(2), target: `≤ ${WORKER_CPU_TARGET}`, met: workerRatio <= WORKER_CPU_TARGET, load },
     { part: 'P1', figure: 'server CPU per iteration / floor', value: serverRatio.toFixed(2), target: `≤ ${SERVER_CPU_TARGET}`, met: serverRatio <= SERVER_CPU_TARGET, load },
     { part: 'P1', figure: "the iteration's hops at the floor's cost / floor", value: hopsRatio.toFixed(2), target: '', load },
+    {
+      part: 'P1',
+      figure: `orchestration per step (model call or tool batch), one iteration${options.model ? ", model server's and tool's own time out" : ", model server's time not out"}: p50, p75`,
+      value: `${agentStep.p50.toFixed(1)} ms, ${agentStep.p75.toFixed(1)} ms (÷ floor's: ${(agentStep.p50 / floorStep.p50).toFixed(2)}, ${(agentStep.p75 / floorStep.p75).toFixed(2)})`,
+      target: '',
+      load,
+    },
+    { part: 'P1', figure: `orchestration per step (one no-op activity), the 3-activity floor: p50, p75`, value: `${floorStep.p50.toFixed(1)} ms, ${floorStep.p75.toFixed(1)} ms`, target: '', load },
     ...releaseRows,
   ];
 }

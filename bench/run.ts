@@ -2,7 +2,9 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, cases, stream, fair, quota, wait, model, evals (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, loop, cases, stream, fair, quota, wait, model, evals (default: all)
+//   BENCH_STREAMED_RUNS      runs of the loop part's streamed five-turn loop (and as many awaited by result(), alternating) (20)
+//   BENCH_LOOP_TIMELINE      set: the loop part also prints when each item of one streamed run arrived
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
 //   BENCH_FAIR_BIG           the big user's runs in the fairness part (200)
 //   BENCH_FAIR_SLOTS         the worker's activity slots in the fairness part, one measurement each (4)
@@ -53,9 +55,10 @@ import { measureStreams } from './stream-bench';
 import { measureFairness } from './fairness-bench';
 import { measureModelQuota } from './quota-bench';
 import { bundleReleaseWorkflows, type Release } from './release-bundle';
+import { measureStreamedLoop } from './streamed-loop';
 
 /** The release whose workflow code P1 runs beside this one's. */
-const PREVIOUS_RELEASE: Release = '0.5.0';
+const PREVIOUS_RELEASE: Release = '0.6.0';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { findTemporalCli } = require('../scripts/temporal-cli.cjs');
@@ -73,6 +76,7 @@ const THROUGHPUT_ROUNDS = setting('BENCH_THROUGHPUT_ROUNDS', 3);
 const PARKED = setting('BENCH_PARKED', 1000);
 const PARKED_TIMEOUT_S = setting('BENCH_PARKED_TIMEOUT', 600);
 const PARALLEL_RUNS = setting('BENCH_PARALLEL_RUNS', 3);
+const STREAMED_RUNS = setting('BENCH_STREAMED_RUNS', 20);
 const TASK_QUEUE = 'bench';
 
 function writeBundleFile(file: string, bundle: { code: string }): string {
@@ -115,7 +119,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'cases', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
           rounds: ROUNDS,
           serverPid: server.pid,
           release: { name: PREVIOUS_RELEASE, taskQueue: `${TASK_QUEUE}-${PREVIOUS_RELEASE}` },
+          model,
         });
       } finally {
         await previous.stop();
@@ -164,6 +169,9 @@ async function main(): Promise<void> {
         await worker.stop();
       }
     }
+    await part('loop', () =>
+      measureStreamedLoop({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-loop-bundle.js'), bundle!), model, runs: STREAMED_RUNS, warmup: Math.min(WARMUP, 3) }),
+    );
     await part('cases', () => measureEvalCases({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-eval-bundle.js'), bundle!) }));
     await part('stream', () => measureStreams({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-stream-bundle.js'), bundle!) }));
     await part('fair', () => measureFairness({ address: server.address, bundleFile: writeBundleFile(join(stateDir, 'bench-fair-bundle.js'), bundle!) }));
