@@ -87,6 +87,10 @@ export class RunFollower {
   /** The last quota wait told, so each is told once. */
   private quotaNote: string | undefined;
   private done = false;
+  /** The run's result, awaited once (a long poll): an events poll does not sleep past the run's close. */
+  private outcome: Promise<AgentRunResult | undefined> | undefined;
+  /** The run's state read for the events of one poll: calls that ended in it share one query. */
+  private stateOfPoll: ReturnType<RunFollower['readState']> | undefined;
 
   constructor(
     private readonly ctx: FollowContext,
@@ -125,14 +129,24 @@ export class RunFollower {
         if (!isPayloadDecryptionError(error) && (await this.closed())) return;
         throw error;
       }
+      this.stateOfPoll = undefined;
       for (const event of batch) {
         if (this.ctx.signal.aborted) return;
         await this.give(event);
         if (endsRun(event)) return;
       }
       if (batch.length === 0 && polls % CLOSED_CHECK_EVERY === 0 && (await this.closed())) return;
-      await sleep(this.ctx.eventsPollMs, this.ctx.signal);
+      await Promise.race([sleep(this.ctx.eventsPollMs, this.ctx.signal), this.result()]);
     }
+  }
+
+  private result(): Promise<AgentRunResult | undefined> {
+    this.outcome ??= (this.handle.result() as Promise<AgentRunResult>).catch(() => undefined);
+    return this.outcome;
+  }
+
+  private readState() {
+    return this.handle.query(stateQuery).catch(() => undefined);
   }
 
   private async give(event: AgentEvent): Promise<void> {
@@ -173,7 +187,7 @@ export class RunFollower {
       return waiting ? { waiting } : {};
     }
     if (this.depth === 0 && endsRun(event)) {
-      const result = await (this.handle.result() as Promise<AgentRunResult>).catch(() => undefined);
+      const result = await this.result();
       return result ? { result } : {};
     }
     return {};
@@ -186,7 +200,8 @@ export class RunFollower {
   private async giveRestOfText(iteration: number, preview: string): Promise<void> {
     const position = this.position.c;
     if (!position || position[0] !== iteration || this.wholeCall === `${position[0]}:${position[1]}`) return;
-    const state = await this.handle.query(stateQuery).catch(() => undefined);
+    this.stateOfPoll ??= this.readState();
+    const state = await this.stateOfPoll;
     const given = position[3];
     const replies = (state?.messages ?? []).filter((message) => message.role === 'assistant');
     // The event's text is the reply's start, its white space folded: it tells this call's reply from a later one's.
