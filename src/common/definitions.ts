@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentEvent } from './events';
 import type { Message } from './messages';
-import type { AgentRunState, ApprovalDecision, PendingCall, SubmittedResult } from './run';
+import type { ApprovalDecision, PendingCall, StateQueryAnswer, SubmittedResult } from './run';
 import type { PayloadInput } from './boundary/payload-schemas';
 
 /**
@@ -49,7 +49,7 @@ export const decideUpdate = defineUpdate<ApprovalDecision, [DecideRequest]>('dec
 export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolResultRequest]>('submitToolResultUpdate');
 export const addInputUpdate = defineUpdate<AddedInput, [AddInputRequest]>('addInput');
 
-export const stateQuery = defineQuery<AgentRunState>('state');
+export const stateQuery = defineQuery<StateQueryAnswer>('state');
 export const eventsQuery = defineQuery<AgentEvent[], [number?]>('events');
 /** The first N messages of the conversation: model calls read it instead of carrying it in history. */
 export const conversationQuery = defineQuery<Message[], [number]>('conversation');

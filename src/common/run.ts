@@ -217,8 +217,6 @@ export interface AgentRunState {
   messageCount?: number;
   /** The calls that wait for a person or an outside result, the run's own and its sub-agents'. */
   pending: PendingCall[];
-  /** The record of each call of the batch being handled; absent from runs recorded before it existed. */
-  calls?: ToolCallRecord[];
   activeGroups: string[];
   sessionRules: string[];
   currentStep: string;
@@ -228,4 +226,12 @@ export interface AgentRunState {
   budget?: BudgetReport;
   /** Set when the run is a fork of another run: which, and after which of its events. */
   fork?: ForkOrigin;
+}
+
+/**
+ * The `state` query's answer: the public state and, for the runtime's own readers, the record of
+ * each call of the batch being handled (absent from runs recorded before it existed).
+ */
+export interface StateQueryAnswer extends AgentRunState {
+  calls?: ToolCallRecord[];
 }

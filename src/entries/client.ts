@@ -1,6 +1,5 @@
 // durable-agent/client: starting, following and answering runs and conversations. Loads no worker,
 // webpack, MCP or OpenTelemetry code (tracing loads only when it is on).
-import type { AgentRunState as StateQueryAnswer } from '../common/run';
 
 export { AgentClient, type AgentClientOptions, type RunSummary, type StartOptions } from '../client/agent-client';
 export { AgentRun, type MessagesPage, type WatchOptions } from '../client/agent-run';
@@ -27,18 +26,10 @@ export { createRunStreamHandler, type RunStreamHandler, type RunStreamHandlerOpt
 export type { ConversationEndReason, ConversationInput, ConversationResult, TurnResult } from '../common/conversation';
 export type { AgentEvent, AgentEventType } from '../common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from '../common/messages';
-export type { AgentRunResult, ApprovalDecision, BudgetReport, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
+export type { AgentRunResult, AgentRunState, ApprovalDecision, BudgetReport, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
 // The workflow's record of each call (ToolCallRecord) is its own and not exported: a user reads
 // what waits in the state's `pending`, and how a call was answered in the run's events.
 export type { CallAnswer, CallOutcome, WaitKind } from '../common/tool-call-record';
 export type { TelemetryOptions } from '../telemetry/telemetry-options';
 export * from './failures';
 export * from './run-handlers';
-
-/**
- * A run's state as `run.state()` gives it: status, iterations, usage and cost, the newest
- * messages, and the calls that wait for a person or an outside result (`pending`, the run's own
- * and its sub-agents'). The state query's answer also holds the workflow's own record of each call
- * of the batch, which is not part of the API.
- */
-export interface AgentRunState extends Omit<StateQueryAnswer, 'calls'> {}

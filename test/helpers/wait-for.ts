@@ -1,5 +1,6 @@
 import type { AgentRun } from '../../src/client/agent-run';
-import type { AgentRunState } from '../../src/common/run';
+import { stateQuery } from '../../src/common/definitions';
+import type { StateQueryAnswer } from '../../src/common/run';
 
 /** Polls `probe` until it returns a value (not undefined). */
 export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
@@ -13,10 +14,11 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
 }
 
 /** The run's state once at least `count` calls wait for a person. */
-export function waitForPending(run: AgentRun, count = 1, timeoutMs?: number): Promise<AgentRunState> {
+/** The run's state query's answer (the public state and the workflow's own call records), once `count` calls wait. */
+export function waitForPending(run: AgentRun, count = 1, timeoutMs?: number): Promise<StateQueryAnswer> {
   return waitFor(
     async () => {
-      const state = await run.state();
+      const state = await run.handle.query(stateQuery);
       return state.pending.length >= count ? state : undefined;
     },
     `${count} pending call(s) of ${run.workflowId}`,

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { AgentClient } from '../../src/client/agent-client';
 import { encryptedDataConverter } from '../../src/codec/encrypted-data-converter';
 import type { AgentEvent } from '../../src/common/events';
+import { stateQuery } from '../../src/common/definitions';
 import type { InboxServer } from '../../src/inbox/inbox-server';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
@@ -140,7 +141,7 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     });
     expect(json.status()).toBe(422);
 
-    const state = await run.state();
+    const state = await run.handle.query(stateQuery);
     expect(state.pending).toHaveLength(1);
     expect(state.calls?.find((record) => record.callId === call.callId)?.answer).toBeUndefined();
     expect(await decidedBy(env.client, run.workflowId)).toEqual([]);

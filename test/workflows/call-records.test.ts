@@ -1,3 +1,4 @@
+import { stateQuery } from '../../src/common/definitions';
 import { defineAgent } from '../../src/toolkit/define-agent';
 import { lookupTool, refundTool, shipTool } from '../fixtures/approval-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
@@ -43,7 +44,7 @@ describe("one record per tool call: the state query shows each call's phase, dec
 
     await run.approve(refund.callId, { input: { order_id: 'ORD-9', amount: 5 }, reason: 'half' });
     const shipping = await waitFor(async () => {
-      const state = await run.state();
+      const state = await run.handle.query(stateQuery);
       return state.calls?.[1]?.phase.name === 'settled' ? state : undefined;
     }, 'the refund to settle');
     expect(shipping.calls![0]).toMatchObject({ tool: 'lookup', phase: { name: 'settled', state: 'success' } });
@@ -59,7 +60,7 @@ describe("one record per tool call: the state query shows each call's phase, dec
     await run.submit(shipping.calls![2]!.callId, 'tracking D9');
     const result = await run.result();
     expect(result.output).toBe('Done.');
-    const after = await run.state();
+    const after = await run.handle.query(stateQuery);
     expect(after.calls).toEqual([]);
     expect(after.pending).toEqual([]);
     await maybeRecordHistory(run, 'call-records-edit-and-external');

@@ -1,12 +1,12 @@
 import { emptyUsage } from '../../common/messages';
-import type { AgentRunState, AgentWorkflowInput } from '../../common/run';
+import type { AgentWorkflowInput, StateQueryAnswer } from '../../common/run';
 import { allPending, visibleRecords } from '../calls';
 import { newestMessages } from '../context';
 import { budgetReport } from '../spend';
 import { costField, type RunState } from '../state';
 
 /** The `state` query's answer. */
-export function snapshotState(state: RunState): AgentRunState {
+export function snapshotState(state: RunState): StateQueryAnswer {
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
   return {
     agent: state.agent,
@@ -30,7 +30,7 @@ export function snapshotState(state: RunState): AgentRunState {
 }
 
 /** What the `state` query answers before the agent's description has arrived. */
-export function startingState(input: AgentWorkflowInput, currentStep = 'starting'): AgentRunState {
+export function startingState(input: AgentWorkflowInput, currentStep = 'starting'): StateQueryAnswer {
   return {
     agent: input.agent,
     status: 'running',
