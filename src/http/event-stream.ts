@@ -30,6 +30,10 @@ export interface EventStreamOptions {
   retryMs?: number;
   /** When set, a `: keep-alive` comment every so many ms, so proxies and clients keep an idle stream open. */
   keepAliveMs?: number;
+  /** Name the text's charset in the Content-Type (`text/event-stream; charset=utf-8`). */
+  charset?: boolean;
+  /** Tell a proxy such as nginx not to buffer the stream (`x-accel-buffering: no`). */
+  unbuffered?: boolean;
 }
 
 function checkedField(name: string, value: string): string {
@@ -59,7 +63,12 @@ export class EventStream {
     private readonly response: ServerResponse,
     options: EventStreamOptions = {},
   ) {
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': options.cacheControl ?? 'no-cache', connection: 'keep-alive' });
+    response.writeHead(200, {
+      'content-type': options.charset ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
+      'cache-control': options.cacheControl ?? 'no-cache',
+      ...(options.unbuffered ? { 'x-accel-buffering': 'no' } : {}),
+      connection: 'keep-alive',
+    });
     response.flushHeaders();
     if (options.retryMs !== undefined) void this.write(`retry: ${options.retryMs}\n\n`);
     if (options.keepAliveMs !== undefined) this.keepAlive = setInterval(() => void this.comment('keep-alive'), options.keepAliveMs);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { EventStream } from '../../http';
 import type { AgentClient } from '../agent-client';
 import { describeExecution } from '../run-execution';
 import { InvalidCursorError } from './stream-items';
@@ -96,21 +97,18 @@ async function streamTo(response: ServerResponse, client: AgentClient, workflowI
     if (error instanceof WorkflowNotFoundError) return refuse(response, 404, `No run ${workflowId}.`);
     throw error;
   }
-  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', connection: 'keep-alive' });
-  response.flushHeaders();
-  const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  const stream = new EventStream(response, { keepAliveMs: KEEP_ALIVE_MS, charset: true, unbuffered: true });
   response.on('close', () => stop.abort());
   try {
     for await (const item of items) {
       const { cursor, ...rest } = item;
-      response.write(`id: ${cursor}\nevent: ${item.type}\ndata: ${JSON.stringify(rest)}\n\n`);
+      void stream.send({ id: cursor, event: item.type, data: JSON.stringify(rest) });
     }
-    if (!stop.signal.aborted) response.write('event: end\ndata: {}\n\n');
+    if (!stop.signal.aborted) void stream.send({ event: 'end', data: '{}' });
   } catch (error) {
-    if (!stop.signal.aborted) response.write(`event: stream_error\ndata: ${JSON.stringify({ message: (error as Error).message })}\n\n`);
+    if (!stop.signal.aborted) void stream.send({ event: 'stream_error', data: JSON.stringify({ message: (error as Error).message }) });
   } finally {
-    clearInterval(keepAlive);
-    response.end();
+    stream.end();
   }
   return true;
 }
