@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { ModelHeartbeat } from '../../common/contracts/model-call';
@@ -6,22 +7,21 @@ import { describeExecution } from '../run-execution';
 
 const MODEL_ACTIVITY = 'callModel';
 
-function isModelHeartbeat(value: unknown): value is ModelHeartbeat {
-  const candidate = value as Partial<ModelHeartbeat> | null | undefined;
-  return typeof candidate?.text === 'string' && typeof candidate.model === 'string' && typeof candidate.iteration === 'number';
-}
+/** What a reader takes of a model call's heartbeat (parsed: the details come from whatever worker ran the call). */
+const heartbeatSchema = z.object({
+  model: z.string(),
+  iteration: z.number(),
+  text: z.string(),
+  attempt: z.number(),
+  live: z.string().regex(/^https?:\/\//).optional().catch(undefined),
+  quota: z.string().optional().catch(undefined),
+});
 
-/** The streaming model call in flight as its attempt's last heartbeat reported it, with where its deltas are served. */
-export interface ModelCallInFlight {
-  model: string;
-  iteration: number;
-  /** The text written so far, as of the last heartbeat: read only when the worker serves no deltas. */
-  text: string;
-  attempt: number;
-  live?: string;
-  /** Set while the call waits for its model's fleet-wide quota: what it waits for. */
-  quota?: string;
-}
+/**
+ * The streaming model call in flight as its attempt's last heartbeat reported it, with where its
+ * deltas are served (`text`: as of that heartbeat, read only when the worker serves no deltas).
+ */
+export type ModelCallInFlight = Pick<ModelHeartbeat, 'model' | 'iteration' | 'text' | 'attempt' | 'live' | 'quota'>;
 
 /**
  * Reads the model call in flight from the pending activity's heartbeat details (describe), so
@@ -34,11 +34,10 @@ export async function readModelCall(handle: WorkflowHandle): Promise<ModelCallIn
   const pending = (raw.pendingActivities ?? []).find((a) => a.activityType?.name === MODEL_ACTIVITY);
   const first = pending?.heartbeatDetails?.payloads?.[0];
   if (!first) return undefined;
-  const details = await decodePayload(handle.client, first as Payload);
-  if (!isModelHeartbeat(details)) return undefined;
+  const parsed = heartbeatSchema.safeParse(await decodePayload(handle.client, first as Payload));
+  if (!parsed.success) return undefined;
+  const { live, quota, ...call } = parsed.data;
   // A retry starts with the details of the attempt before it until its own first heartbeat.
-  if (pending?.attempt && details.attempt !== pending.attempt) return undefined;
-  const live = typeof details.live === 'string' && /^https?:\/\//.test(details.live) ? { live: details.live } : {};
-  const quota = typeof details.quota === 'string' ? { quota: details.quota } : {};
-  return { model: details.model, iteration: details.iteration, text: details.text, attempt: details.attempt, ...live, ...quota };
+  if (pending?.attempt && call.attempt !== pending.attempt) return undefined;
+  return { ...call, ...(live !== undefined ? { live } : {}), ...(quota !== undefined ? { quota } : {}) };
 }
