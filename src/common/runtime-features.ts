@@ -31,6 +31,14 @@ export const RUNTIME_FEATURES = {
    * `repeatedReadOnlyCalls: 'run'`.
    */
   reuseReadOnlyRepeats: 'reuse-read-only-repeats',
+  /**
+   * The loop awaits only what waits for something: no approval wait when nothing asks, no
+   * continue-as-new check as a promise when none is suggested, a batch of results settled at once,
+   * a call the check ran given back without another turn. Fewer promises a step (each costs the
+   * SDK a stack capture); the commands are the same, but their order against a handler that runs
+   * in the same activation may not be, so runs described before replay the older way.
+   */
+  leanSteps: 'lean-steps',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];
@@ -42,6 +50,7 @@ export const CURRENT_RUNTIME_FEATURES: RuntimeFeature[] = [
   RUNTIME_FEATURES.orderedCallEffects,
   RUNTIME_FEATURES.publishedWaits,
   RUNTIME_FEATURES.noticesOutliveRun,
+  RUNTIME_FEATURES.leanSteps,
 ];
 
 /** Whether the run's recorded description names the feature. */

@@ -1,3 +1,4 @@
+import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import {
   allHandlersFinished,
   condition,
@@ -51,19 +52,27 @@ function totals(state: RunState) {
   return { usage: state.usage, ...costField(state) };
 }
 
-/** A run continues as new between iterations when Temporal suggests it (or its history bound is passed) and its state fits. */
+/**
+ * A run continues as new between iterations when Temporal suggests it (or its history bound is
+ * passed) and its state fits. With `lean-steps` nothing is awaited unless it is suggested.
+ */
 function continueWhenSuggested(input: AgentWorkflowInput) {
-  return async (state: RunState): Promise<void> => {
-    if (!shouldContinueAsNew(input.options)) return;
-    const carried = carryState(state);
-    if (!carriedFits(state, carried)) return;
-    await condition(allHandlersFinished);
-    if (hasNoticesToHandOver(state)) await handOverNotices(state);
-    log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
-    // A fork's starting conversation is in the carried state now: the input does not carry it twice.
-    const { fork: _started, ...next } = input;
-    await continueAsNew<typeof agentWorkflow>({ ...next, carried });
+  return (state: RunState): Promise<void> | undefined => {
+    if (hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.leanSteps) && !shouldContinueAsNew(input.options)) return undefined;
+    return continueIfItFits(state, input);
   };
+}
+
+async function continueIfItFits(state: RunState, input: AgentWorkflowInput): Promise<void> {
+  if (!shouldContinueAsNew(input.options)) return;
+  const carried = carryState(state);
+  if (!carriedFits(state, carried)) return;
+  await condition(allHandlersFinished);
+  if (hasNoticesToHandOver(state)) await handOverNotices(state);
+  log.info('Continuing as new', { iterations: state.iterations, historyLength: workflowInfo().historyLength });
+  // A fork's starting conversation is in the carried state now: the input does not carry it twice.
+  const { fork: _started, ...next } = input;
+  await continueAsNew<typeof agentWorkflow>({ ...next, carried });
 }
 
 /** One agent run: the ReAct loop of reasoning (model activity) and acting (tool activities). */

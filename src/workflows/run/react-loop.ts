@@ -1,3 +1,4 @@
+import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { AssistantMessage, ToolCall } from '../../common/messages';
 import type { FinalStatus } from '../../common/run';
@@ -29,7 +30,8 @@ export interface LoopEnd {
 
 export interface LoopHooks {
   /** After each iteration that goes on; a run may continue as new there (it throws ContinueAsNew). */
-  afterIteration?: (state: RunState) => Promise<void>;
+  /** What follows each iteration; nothing to await (undefined) in runs with `lean-steps` when there is nothing to do. */
+  afterIteration?: (state: RunState) => Promise<void> | undefined;
 }
 
 /** A model that said the conversation is too long for its context gets it compacted once, and the call again. */
@@ -140,6 +142,7 @@ export async function reactLoop(state: RunState, hooks: LoopHooks = {}, limit = 
 
     // Empty replies count as iterations too; at the limit, ask for the summary.
     if (state.iterations >= state.maxIters && answers) return summarizeAtLimit(state, [], limit, from);
-    await hooks.afterIteration?.(state);
+    const after = hooks.afterIteration?.(state);
+    if (after || !hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.leanSteps)) await after;
   }
 }

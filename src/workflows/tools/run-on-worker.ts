@@ -1,5 +1,5 @@
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
-import { RUNTIME_FEATURES } from '../../common/runtime-features';
+import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import type { ExecuteToolOutput, PreparedCall, RanToolOutput, ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall } from '../../common/messages';
 import { activities } from '../platform';
@@ -58,7 +58,8 @@ async function outcomeOf(state: Reading, call: ToolCall, input: unknown, ran: Ra
 export async function runOnWorker(state: Reading, call: ToolCall, input: unknown): Promise<ToolCallResult> {
   beginRun(state, call.id, input);
   const output = await schedule(state, call, input);
-  return 'failed' in output ? { content: output.failed, state: 'error' } : outcomeOf(state, call, input, output as RanToolOutput);
+  const result = 'failed' in output ? { content: output.failed, state: 'error' as const } : await outcomeOf(state, call, input, output as RanToolOutput);
+  return result;
 }
 
 /**
@@ -77,5 +78,6 @@ export async function checkAndRun(state: Reading, call: ToolCall): Promise<{ pre
   const { prepared } = checked;
   if (!checked.ran || prepared.outcome !== 'run') return { prepared };
   beginRun(state, call.id, prepared.input);
+  if (checked.ran.kind === 'result' && hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.leanSteps)) return { prepared, result: checked.ran.result };
   return { prepared, result: await outcomeOf(state, call, prepared.input, checked.ran) };
 }

@@ -1,3 +1,4 @@
+import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
 import type { PreparedCall, ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall, ToolMessage } from '../../common/messages';
 import { activities, localActivities } from '../platform';
@@ -143,7 +144,8 @@ export async function actOnToolCalls(state: Reading, calls: ToolCall[]): Promise
     } else asks.push(p);
   }
 
-  const outcomes = await awaitApprovals(state, asks);
+  const lean = hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.leanSteps);
+  const outcomes = asks.length > 0 || !lean ? await awaitApprovals(state, asks) : [];
   for (const outcome of outcomes) {
     const ask = asks.find((a) => a.callId === outcome.callId)!;
     plans.set(ask.callId, approvedOrDenied(state, calls.find((c) => c.id === ask.callId)!, ask, outcome.decision));
@@ -155,6 +157,14 @@ export async function actOnToolCalls(state: Reading, calls: ToolCall[]): Promise
   for (const group of planBatches(ordered, isSafe, state.descriptor.parallel)) {
     const running = group.items.filter((p) => p.kind !== 'result').map((p) => p.call.name);
     if (running.length > 0) apply(state, { step: { text: `running ${running.join(', ')}` } });
+    if (lean && running.length === 0) {
+      // Results the workflow already has: settled at once, nothing to await.
+      for (const plan of group.items as Extract<Plan, { kind: 'result' }>[]) {
+        settleCall(state, plan.call.id, plan.result);
+        results.set(plan.call.id, plan.result);
+      }
+      continue;
+    }
     const batchResults = await Promise.all(
       group.items.map(async (plan) => {
         const result = await execute(state, plan);
