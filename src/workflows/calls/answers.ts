@@ -3,8 +3,7 @@ import type { DecideRequest, SubmitToolResultRequest } from '../../common/defini
 import type { ApprovalDecision, SubmittedResult } from '../../common/run';
 import type { WaitKind } from '../../common/tool-call-record';
 import { truncateText } from '../../common/truncate-text';
-import { activities } from '../platform';
-import { nowIso } from '../platform';
+import { activities, nowIso } from '../platform';
 import type { Writing } from '../state';
 import { applyChange } from './apply-change';
 import { answeredBefore, recordForAnswer, recordOf } from './book';

@@ -1,9 +1,8 @@
-import type { PreparedCall } from '../../common/contracts/tool-calls';
+import type { PreparedCall, ToolCallResult } from '../../common/contracts/tool-calls';
 import type { SubAgentWaitingReport } from '../../common/definitions';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import type { Writing } from '../state';
 import { applyChange } from './apply-change';
-import type { ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall } from '../../common/messages';
 import { checked, settle, startChecking, startRunning } from './batch';
 import { endBatch } from './book';

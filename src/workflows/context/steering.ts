@@ -1,9 +1,8 @@
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { AddedInput } from '../../common/definitions';
 import type { Payload } from '../../common/boundary/payload-schemas';
-import { preview } from '../effects';
+import { apply, preview } from '../effects';
 import type { Writing } from '../state';
-import { apply } from '../effects';
 
 /**
  * Steering: user messages added to a run while it works or waits (`addInput`). Each is queued and

@@ -1,8 +1,7 @@
 import { log, workflowInfo } from '@temporalio/workflow';
 import type { WaitNotice } from '../../common/contracts/wait-notice';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
-import { activities } from '../platform';
-import { nowIso } from '../platform';
+import { activities, nowIso } from '../platform';
 import type { Writing } from '../state';
 
 /** How long a notice is tried for, in all; a give-up is logged, never the run's failure. */

@@ -2,10 +2,8 @@ import { ActivityFailure, ApplicationFailure, isCancellation, log, workflowInfo 
 import type { CallModelOutput, ModelToolDefinition } from '../../common/contracts/model-call';
 import type { ModelSettings } from '../../common/agent';
 import type { ToolSpec } from '../../common/tools';
-import { stepSchedule, type StepSchedule } from '../platform';
-import { activities } from '../platform';
-import { deltaStart } from '../context';
-import { referencingDelta } from '../context';
+import { activities, stepSchedule, type StepSchedule } from '../platform';
+import { deltaStart, referencingDelta } from '../context';
 import { RUNTIME_FEATURES } from '../../common/runtime-features';
 import type { Writing } from '../state';
 import { toolGroupsPrompt } from '../toolset';

@@ -13,23 +13,20 @@ import {
 import { eventsQuery, stateQuery } from '../../common/definitions';
 import { START_INPUT_VERSION, type AgentRunResult, type AgentWorkflowInput, type FinalStatus } from '../../common/run';
 import { carriedFits, shouldContinueAsNew } from './continue-as-new';
-import { preview } from '../effects';
+import { apply, preview, SPARSE_SEARCH_ATTRIBUTES_PATCH } from '../effects';
 import { toWorkflowFailure } from './fail-run';
 import { installHandlers } from './handlers';
 import { carryState } from './carry-state';
 import { createRunState } from './create-run-state';
 import { costField, type RunState } from '../state';
 import { startingState } from './state-snapshot';
-import { SPARSE_SEARCH_ATTRIBUTES_PATCH } from '../effects';
 import { newestMessages, RESULT_MESSAGES_BYTES } from '../context';
 import { reactLoop, type LoopEnd } from './react-loop';
-import { budgetReport, noteIgnoredCost } from '../spend';
+import { budgetReport, noteIgnoredCost, withSpending } from '../spend';
 import { describeAgent, userIdOf } from './describe-agent';
 import { reportWaitsToParent } from '../tools';
-import { withSpending } from '../spend';
 import { handOverNotices, hasNoticesToHandOver } from './notices-handover';
 import { noteFork, startFrom, withModel } from './fork-start';
-import { apply } from '../effects';
 
 const STOPPED: Record<FinalStatus, string> = { completed: 'finished', max_iterations: 'stopped at the iteration limit', budget_exhausted: 'stopped' };
 

@@ -1,8 +1,7 @@
 import { log, workflowInfo } from '@temporalio/workflow';
 import { formatBytes, jsonByteLength } from '../../common/boundary/limits';
-import type { CarriedState } from '../../common/run';
+import type { AgentRunOptions, CarriedState } from '../../common/run';
 import type { RunState } from '../state';
-import type { AgentRunOptions } from '../../common/run';
 
 /** Temporal's own suggestion, or the run's configured history bound, whichever comes first. */
 export function shouldContinueAsNew(options: AgentRunOptions | undefined): boolean {

@@ -1,11 +1,10 @@
 import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import type { TurnResult } from '../../common/conversation';
 import type { TokenUsage } from '../../common/messages';
-import { preview } from '../effects';
+import { apply, preview } from '../effects';
 import { toWorkflowFailure } from './fail-run';
 import { reactLoop } from './react-loop';
 import type { RunState } from '../state';
-import { apply } from '../effects';
 
 /** A message waiting for its turn. */
 export interface QueuedMessage {

@@ -2,7 +2,7 @@ import { ApplicationFailure, setDefaultSignalHandler, setHandler } from '@tempor
 import { FailureTypes } from '../../common/failures';
 import type { HandlerName, Payload } from '../../common/boundary/payload-schemas';
 import { asksForBudget } from '../../common/budget';
-import { acceptedRequest, parseInput, validated } from '../input';
+import { acceptedRequest, callIdOf, parseInput, validated } from '../input';
 import {
   addInputUpdate,
   approveAllSignal,
@@ -23,16 +23,12 @@ import {
 import { forwardToSubAgent } from '../tools';
 import { allPending, answerProblem, noteSubAgentWaiting, ownPending, recordDecision, recordSubmission, subAgentHolding } from '../calls';
 import { changeGroups, noteGroups } from '../toolset';
-import { eventsAfter } from '../effects';
-import { conversationPage } from '../context';
-import { callIdOf } from '../input';
+import { apply, eventsAfter, showRefusalInRun } from '../effects';
+import { addInput, conversationPage, inputRefusal } from '../context';
 import { HANDLER_DESCRIPTIONS } from './handler-descriptions';
-import { showRefusalInRun } from '../effects';
-import { addInput, inputRefusal } from '../context';
 import type { RunState } from '../state';
 import { snapshotState } from './state-snapshot';
 import type { WaitKind } from '../../common/tool-call-record';
-import { apply } from '../effects';
 
 /**
  * Every message from outside is parsed by its schema before use. A signal the run cannot use is

@@ -3,20 +3,16 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { AssistantMessage, ToolCall } from '../../common/messages';
 import type { FinalStatus } from '../../common/run';
 import { FailureTypes } from '../../common/failures';
-import { preview } from '../effects';
+import { apply, preview } from '../effects';
 import { cancelledAtLimit, EMPTY_REPLY_REMINDER, isEmptyReply, summaryOutput, summaryRequest } from './iteration-limit';
-import { callModelWithFallback } from '../model';
-import { compact, isContextTooLong, overBudget } from '../model';
+import { answerSetAside, answerTools, callModelWithFallback, compact, finalAnswerCall, finalAnswerNotAlone, isContextTooLong, overBudget, typedAnswer, usedCallIds, withUniqueCallIds } from '../model';
 import type { CallModelOutput } from '../../common/contracts/model-call';
 import type { ToolSpec } from '../../common/tools';
 import type { RunState } from '../state';
 import { deliverInputs, hasQueuedInput, interruptibleCall } from '../context';
 import { actOnToolCalls } from '../tools';
-import { answerSetAside, answerTools, finalAnswerCall, finalAnswerNotAlone, typedAnswer } from '../model';
 import { visibleTools } from '../toolset';
 import { charge, keepWithinBudget, partialAnswer, type BudgetEnd } from '../spend';
-import { usedCallIds, withUniqueCallIds } from '../model';
-import { apply } from '../effects';
 
 /** How the loop ended: the model's final answer, or the summary it gave at the iteration limit. */
 export interface LoopEnd {

@@ -4,10 +4,9 @@ import type { ConversationWindow } from '../../common/memory';
 import type { AgentEvent } from '../../common/events';
 import type { Message, TokenUsage } from '../../common/messages';
 import type { RuntimeContext } from '../../common/runtime';
-import type { ParentRun, RunStatus, SubAgentUsage } from '../../common/run';
+import type { ParentRun, QueuedInput, RunStatus, SubAgentUsage } from '../../common/run';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import type { WaitNotice } from '../../common/contracts/wait-notice';
-import type { QueuedInput } from '../../common/run';
 import type { ForkOrigin } from '../../common/fork';
 
 /** The whole state of one run, kept in the workflow. Plain data only: it is carried over continue-as-new. */

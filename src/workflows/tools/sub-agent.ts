@@ -11,13 +11,11 @@ import type { ToolCallResult } from '../../common/contracts/tool-calls';
 import { emptyUsage, type ToolCall } from '../../common/messages';
 import { START_INPUT_VERSION, type AgentRunResult, type AgentWorkflowInput, type SubAgentUsage } from '../../common/run';
 import type { SubAgentSpec } from '../../common/tools';
-import { preview } from '../effects';
+import { apply, preview } from '../effects';
 import type { Reading } from '../state';
 import { enterSubAgent, exitSubAgent, type SubAgentEnd } from '../calls';
-import { spendingOf } from '../spend';
-import { budgetForSubAgent, chargeSubAgent, takeSubAgentAllowance } from '../spend';
+import { budgetForSubAgent, chargeSubAgent, spendingOf, takeSubAgentAllowance } from '../spend';
 import type { Budget } from '../../common/budget';
-import { apply } from '../effects';
 
 /** A `{ task }` input is the sub-agent's prompt as it is; any other input is handed over as JSON. */
 export function subAgentPrompt(input: unknown): string {

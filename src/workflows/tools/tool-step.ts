@@ -2,14 +2,12 @@ import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-featur
 import type { PreparedCall, ToolCallResult } from '../../common/contracts/tool-calls';
 import type { ToolCall, ToolMessage } from '../../common/messages';
 import { activities, localActivities } from '../platform';
-import { askForResult, awaitApprovals, awaitExternalResult, beginBatch, beginChecks, finishBatch, settleCall, takeCheck, type AskCall, type GateOutcome } from '../calls';
-import { noteGroups, resetEquippedTools } from '../toolset';
+import { type AskCall, askForResult, awaitApprovals, awaitExternalResult, beginBatch, beginChecks, finishBatch, type GateOutcome, reusableRun, reusedResult, settleCall, takeCheck } from '../calls';
+import { noteGroups, resetEquippedTools, routeCall, specOf } from '../toolset';
 import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
-import { reusableRun, reusedResult } from '../calls';
 import type { Reading } from '../state';
 import { runSubAgent } from './sub-agent';
-import { routeCall, specOf } from '../toolset';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import { apply } from '../effects';
 
