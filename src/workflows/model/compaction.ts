@@ -61,17 +61,21 @@ export async function compact(state: Writing<'context'>, reason: 'budget' | 'con
   const cost = charge(state, settings.prices, output);
   state.window = { from: upTo, summary: output.summary };
   state.lastCall = undefined;
-  apply(state, { events: [{
-      type: 'conversation_compacted',
-      reason,
-      summarized: upTo - from,
-      keptFrom: upTo,
-      estimatedTokens: estimate,
-      summaryChars: output.summary.length,
-      model: output.model,
-      usage: output.usage,
-      ...(cost !== undefined ? { cost } : {}),
-    }] });
+  apply(state, {
+    events: [
+      {
+        type: 'conversation_compacted',
+        reason,
+        summarized: upTo - from,
+        keptFrom: upTo,
+        estimatedTokens: estimate,
+        summaryChars: output.summary.length,
+        model: output.model,
+        usage: output.usage,
+        ...(cost !== undefined ? { cost } : {}),
+      },
+    ],
+  });
   return true;
 }
 

@@ -34,9 +34,11 @@ function finish(state: RunState, end: LoopEnd): AgentRunResult {
   const { status, output } = end;
   const data = 'data' in end ? { data: end.data } : {};
   state.output = output;
-  apply(state, { status: status });
-  apply(state, { step: { text: end.why ? `${STOPPED[status]}: ${end.why}` : STOPPED[status], details: preview(output, 500) } });
-  apply(state, { events: [{ type: 'run_finished', status, output: preview(output, 500), ...totals(state) }] });
+  apply(state, {
+    status,
+    step: { text: end.why ? `${STOPPED[status]}: ${end.why}` : STOPPED[status], details: preview(output, 500) },
+    events: [{ type: 'run_finished', status, output: preview(output, 500), ...totals(state) }],
+  });
   // A result over Temporal's 2 MiB would fail the run as it completes: the newest messages, and their count.
   const newest = newestMessages(state.messages, RESULT_MESSAGES_BYTES);
   const messages = newest.messages.length === state.messages.length ? { messages: state.messages } : newest;
@@ -96,8 +98,7 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
     return result;
   } catch (error) {
     if (isCancellation(error)) {
-      apply(state, { status: 'cancelled' });
-      apply(state, { events: [{ type: 'run_finished', status: 'cancelled', output: '', ...totals(state) }] });
+      apply(state, { status: 'cancelled', events: [{ type: 'run_finished', status: 'cancelled', output: '', ...totals(state) }] });
       if (hasNoticesToHandOver(state)) await handOverNotices(state);
       throw error;
     }

@@ -26,8 +26,7 @@ const usageSince = (now: TokenUsage, before: TokenUsage): TokenUsage => ({
 export async function runTurn(state: RunState, message: QueuedMessage, perTurn: number): Promise<TurnResult> {
   const before = { usage: state.usage, cost: state.cost, iterations: state.iterations };
   state.messages.push({ role: 'user', content: message.text });
-  apply(state, { events: [{ type: 'turn_started', turn: message.turn, text: preview(message.text, 500) }] });
-  apply(state, { status: 'running' });
+  apply(state, { events: [{ type: 'turn_started', turn: message.turn, text: preview(message.text, 500) }], status: 'running' });
   state.maxIters = state.iterations + perTurn;
   state.emptyReplies = 0;
   let status: TurnResult['status'];
@@ -46,7 +45,9 @@ export async function runTurn(state: RunState, message: QueuedMessage, perTurn: 
   const usage = usageSince(state.usage, before.usage);
   const cost = state.descriptor.model.prices ? { cost: state.cost - before.cost } : {};
   const iterations = state.iterations - before.iterations;
-  apply(state, { step: { text: `answered message ${message.turn}`, details: preview(output, 500) } });
-  apply(state, { events: [{ type: 'turn_finished', turn: message.turn, status, output: preview(output, 500), usage, iterations, ...cost }] });
+  apply(state, {
+    step: { text: `answered message ${message.turn}`, details: preview(output, 500) },
+    events: [{ type: 'turn_finished', turn: message.turn, status, output: preview(output, 500), usage, iterations, ...cost }],
+  });
   return { turn: message.turn, status, output, ...data, usage, iterations, ...cost };
 }

@@ -68,8 +68,11 @@ async function continueAsNewBetweenTurns(state: RunState, control: ConversationC
 
 async function converse(state: RunState, control: ConversationControl, input: ConversationInput, idleMs: number, perTurn: number) {
   for (;;) {
-    apply(state, { status: 'idle', attributes: [{ key: AGENT_TURNS, value: control.sent - control.queue.length }] });
-    apply(state, { step: { text: control.sent === 0 ? 'waiting for the first message' : `waiting for message ${control.sent + 1}` } });
+    apply(state, {
+      status: 'idle',
+      attributes: [{ key: AGENT_TURNS, value: control.sent - control.queue.length }],
+      step: { text: control.sent === 0 ? 'waiting for the first message' : `waiting for message ${control.sent + 1}` },
+    });
     await condition(() => control.queue.length > 0 || control.ended, idleMs);
     const next = control.queue.shift();
     if (!next) return control.ended ? 'ended' : 'idle';
@@ -107,16 +110,17 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     const reason = await converse(state, control, input, idleMs, input.maxItersPerTurn ?? descriptor.maxIters);
     control.ended = true;
     await condition(allHandlersFinished);
-    apply(state, { status: 'ended' });
-    apply(state, { step: { text: reason === 'idle' ? 'ended: no message within the idle timeout' : 'ended' } });
-    apply(state, { events: [{ type: 'conversation_ended', reason, turns: control.sent }] });
+    apply(state, {
+      status: 'ended',
+      step: { text: reason === 'idle' ? 'ended: no message within the idle timeout' : 'ended' },
+      events: [{ type: 'conversation_ended', reason, turns: control.sent }],
+    });
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     return { reason, turns: control.sent, usage: state.usage, ...costField(state) };
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      apply(state, { status: 'cancelled' });
-      apply(state, { events: [{ type: 'conversation_ended', reason: 'cancelled', turns: control.sent }] });
+      apply(state, { status: 'cancelled', events: [{ type: 'conversation_ended', reason: 'cancelled', turns: control.sent }] });
       if (hasNoticesToHandOver(state)) await handOverNotices(state);
       throw error;
     }

@@ -53,16 +53,20 @@ async function reason(state: RunState, withTools: boolean): Promise<AssistantMes
   const cost = charge(state, state.descriptor.model.prices, reply);
   state.messages.push(message);
   state.lastCall = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, messageCount: state.messages.length };
-  apply(state, { tokens: true });
-  apply(state, { events: [{
-      type: 'model_call_finished',
-      iteration: state.iterations,
-      model: reply.model,
-      usage: reply.usage,
-      toolCalls: message.toolCalls?.length ?? 0,
-      text: preview(message.content ?? ''),
-      ...(cost !== undefined ? { cost } : {}),
-    }] });
+  apply(state, {
+    tokens: true,
+    events: [
+      {
+        type: 'model_call_finished',
+        iteration: state.iterations,
+        model: reply.model,
+        usage: reply.usage,
+        toolCalls: message.toolCalls?.length ?? 0,
+        text: preview(message.content ?? ''),
+        ...(cost !== undefined ? { cost } : {}),
+      },
+    ],
+  });
   return message;
 }
 
