@@ -6,6 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { AssistantMessage } from '../common/messages';
 import { buildChatRequest } from './build-chat-request';
+import { keepAliveFetch } from './keep-alive-fetch';
 import type { ChatModel, ChatModelConfig } from './chat-model-types';
 import { classifyModelError } from './classify-model-error';
 import { readCompletion } from './read-completion';
@@ -26,6 +27,7 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
     apiKey: config.apiKey,
     maxRetries: 0,
     timeout: timeoutMs,
+    fetch: keepAliveFetch(),
   });
 
   const withTextCalls = <R extends { message: AssistantMessage; model: string }>(result: R, textToolCalls: boolean | undefined, offered: number): R =>
