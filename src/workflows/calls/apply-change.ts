@@ -21,6 +21,6 @@ export function applyChange(state: Writing<'calls'>, change: CallChange): void {
   } else apply(state, recorded);
   if (waitsChanged) apply(state, ownWaitsShown(state));
   if (subAgentWaitsChanged) apply(state, subAgentWaitsShown(state));
-  if (change.status || waitsChanged || subAgentWaitsChanged) apply(state, waitsToPublish(state));
+  if (recorded.status || waitsChanged || subAgentWaitsChanged) apply(state, waitsToPublish(state));
   apply(state, { ...(noticesFirst ? {} : { notices }), decisions, approvalWaits });
 }

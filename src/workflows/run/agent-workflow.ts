@@ -103,9 +103,8 @@ export async function agentWorkflow(input: AgentWorkflowInput): Promise<AgentRun
       throw error;
     }
     if (error instanceof ContinueAsNew) throw error;
-    apply(state, { status: 'failed' });
     const failure = toWorkflowFailure(error);
-    apply(state, { events: [{ type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }] });
+    apply(state, { status: 'failed', events: [{ type: 'run_finished', status: 'failed', output: failure.message, ...totals(state) }] });
     if (hasNoticesToHandOver(state)) await handOverNotices(state);
     throw state.parent ? withSpending(failure, totals(state)) : failure;
   }

@@ -25,8 +25,10 @@ export interface LoopEnd {
 }
 
 export interface LoopHooks {
-  /** After each iteration that goes on; a run may continue as new there (it throws ContinueAsNew). */
-  /** What follows each iteration; nothing to await (undefined) in runs with `lean-steps` when there is nothing to do. */
+  /**
+   * After each iteration that goes on; a run may continue as new there (it throws ContinueAsNew).
+   * Nothing to await (undefined) in runs with `lean-steps` when there is nothing to do.
+   */
   afterIteration?: (state: RunState) => Promise<void> | undefined;
 }
 
