@@ -128,7 +128,11 @@ describe("the inbox's run page: fork from here", () => {
       const start = page.locator('li[data-seq="0"]');
       await start.getByText('fork from here').click();
       await start.getByLabel('message for the fork').fill('Refund ORD-44');
-      await Promise.all([page.waitForURL((url) => url.pathname !== runPath(run.workflowId)), start.getByRole('button', { name: 'Fork after event 0' }).click()]);
+      // The post answers once the fork has started, which reads the ended run through its worker: slow on a loaded machine.
+      await Promise.all([
+        page.waitForURL((url) => url.pathname !== runPath(run.workflowId), { waitUntil: 'commit', timeout: 90_000 }),
+        start.getByRole('button', { name: 'Fork after event 0' }).click(),
+      ]);
       const forkId = decodeURIComponent(new URL(page.url()).pathname.replace(/^\/runs\//, ''));
       await page.locator('[data-fork-of]').waitFor();
       expect(await page.locator('[data-fork-of]').textContent()).toBe(`Fork of ${run.workflowId} after event 0`);
