@@ -84,8 +84,12 @@ describeWithChromium('the inbox in a browser, on the dev server', () => {
     // One's own answer is not "answered elsewhere", however long the page stays open.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await page.locator('#gone').isHidden()).toBe(true);
-    // The conversation marks the edit: who changed what.
-    await page.reload();
+    // The conversation marks the edit: who changed what. A page shows what the ended run answers
+    // within the inbox's read deadline (10 s), which a loaded machine can miss: read it again then.
+    await waitFor(async () => {
+      await page.reload();
+      return (await page.locator('[data-edit]').count()) > 0 ? true : undefined;
+    }, 'the conversation with its edit on the call page', 90_000);
     expect(await page.locator('[data-edit]').textContent()).toBe('Arguments changed before approval: amount 30 → 25, note (none) → "partial: one item came back", by alice');
   });
 
