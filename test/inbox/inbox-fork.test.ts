@@ -134,7 +134,13 @@ describe("the inbox's run page: fork from here", () => {
         start.getByRole('button', { name: 'Fork after event 0' }).click(),
       ]);
       const forkId = decodeURIComponent(new URL(page.url()).pathname.replace(/^\/runs\//, ''));
-      await page.locator('[data-fork-of]').waitFor();
+      // The fork's page shows what the fork answers within the inbox's read deadline (10 s); a
+      // fork whose first task waits on a loaded machine can miss it: read the page again then.
+      await waitFor(async () => {
+        if ((await page.locator('[data-fork-of]').count()) > 0) return true;
+        await page.reload();
+        return undefined;
+      }, "the fork's page with its lineage", 90_000);
       expect(await page.locator('[data-fork-of]').textContent()).toBe(`Fork of ${run.workflowId} after event 0`);
       await page.getByRole('link', { name: run.workflowId }).waitFor();
       const fork = env.client.get(forkId);
