@@ -1,3 +1,4 @@
+import type { ApprovalSettings } from '../common/approvals';
 import type { AgentRegistry } from '../toolkit/agent-registry';
 import { callModelActivity, type LiveChannel } from './call-model';
 import { checkOutputActivity } from './check-output';
@@ -16,6 +17,7 @@ import { notifyWaitActivity } from './notify-wait';
 import type { NotificationConfig } from './notify/webhook-config';
 import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
 import { ServedAgents, type RefusalReporter } from './served-agent';
+import type { ApprovalPolicies } from '../policy';
 
 export interface ActivityDeps {
   registry: AgentRegistry;
@@ -35,6 +37,10 @@ export interface ActivityDeps {
   quota?: ModelQuotaPort;
   /** Budgets for the runs of a user, by user id (`*`: any user); see WorkerConfig.userBudgets. */
   userBudgets?: Record<string, Budget>;
+  /** The approvals settings of agents that set none of their own (field by field): see common/approvals.ts. */
+  approvals?: ApprovalSettings;
+  /** The approval policies that decide what the rules ask about (see docs/policies.md); none when undefined. */
+  policies?: ApprovalPolicies;
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -47,13 +53,13 @@ export function createActivities(deps: ActivityDeps) {
   // Every step of a run is this worker's only when it serves the run's agent (see served-agent.ts).
   const agents = new ServedAgents(deps.registry, deps.refusals);
   return {
-    describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0, deps.userBudgets),
+    describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0, deps.userBudgets, deps.approvals),
     callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults, deps.live, deps.quota)),
     compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
-    prepareToolCalls: prepareToolCallsActivity(agents),
+    prepareToolCalls: prepareToolCallsActivity(agents, deps.policies),
     validateEditedInput: validateEditedInputActivity(agents),
     checkOutput: agents.only(checkOutputActivity(agents)),
-    executeTool: executeToolActivity(agents, middleware, deps.tracing, toolResults),
+    executeTool: executeToolActivity(agents, middleware, deps.tracing, toolResults, deps.policies),
     notifyWait: notifyWaitActivity(deps.notifications),
   };
 }

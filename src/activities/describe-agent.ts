@@ -2,6 +2,7 @@ import type { AgentDescriptor } from '../common/agent';
 import type { DescribeAgentInput, DescribeAgentOutput } from '../common/contracts/describe-agent';
 import { RUNTIME_FEATURES } from '../common/runtime-features';
 import { combineBudgets, type Budget } from '../common/budget';
+import { withDefaultApprovals, type ApprovalSettings } from '../common/approvals';
 import type { ServedAgents } from './served-agent';
 
 /**
@@ -10,10 +11,12 @@ import type { ServedAgents } from './served-agent';
  * the task queue instead, where such a worker leaves the step to one that does.
  * `notifies`: the worker has webhooks, so its runs notify them (a runtime feature of the description).
  */
-export function describeAgentActivity(agents: ServedAgents, notifies = false, userBudgets: Record<string, Budget> = {}) {
+export function describeAgentActivity(agents: ServedAgents, notifies = false, userBudgets: Record<string, Budget> = {}, defaultApprovals?: ApprovalSettings) {
   return async function describeAgent(input: DescribeAgentInput): Promise<DescribeAgentOutput> {
     if (input.onMissing === 'report' && !agents.serves(input.agent)) return { notServed: agents.refusal(input.agent) };
-    const descriptor: AgentDescriptor = withUserBudget(agents.require(input.agent).descriptor, userBudgetOf(userBudgets, input.userId));
+    const described = withUserBudget(agents.require(input.agent).descriptor, userBudgetOf(userBudgets, input.userId));
+    const approvals = withDefaultApprovals(described.approvals, defaultApprovals);
+    const descriptor: AgentDescriptor = approvals ? { ...described, approvals } : described;
     if (!notifies) return descriptor;
     return { ...descriptor, runtimeFeatures: [...(descriptor.runtimeFeatures ?? []), RUNTIME_FEATURES.notifyWaits] };
   };

@@ -10,6 +10,7 @@ import { prepareOne } from './prepare-tool-calls';
 import { runAttempt, type AttemptControls } from './step-attempt';
 import type { ToolResultCache } from './tool-result-cache';
 import type { ServedAgents } from './served-agent';
+import type { ApprovalPolicies } from '../policy';
 import { composeMiddleware, type Middleware, type ToolCallInfo } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { observeToolCall } from '../telemetry/observe-tool-call';
@@ -25,7 +26,7 @@ function isApplicationFailure(error: unknown): error is ApplicationFailure {
   return error instanceof ApplicationFailure;
 }
 
-export function executeToolActivity(agents: ServedAgents, middleware: Middleware[], tracing?: ActivityTracing, toolResults?: ToolResultCache) {
+export function executeToolActivity(agents: ServedAgents, middleware: Middleware[], tracing?: ActivityTracing, toolResults?: ToolResultCache, policies?: ApprovalPolicies) {
   const steps = middleware.flatMap((m) => (m.onToolCall ? [m.onToolCall.bind(m)] : []));
 
   return async function executeTool(input: ExecuteToolInput): Promise<ExecuteToolOutput> {
@@ -35,7 +36,7 @@ export function executeToolActivity(agents: ServedAgents, middleware: Middleware
       if (!input.check) return executeOnce(input, controls);
       // Checked here rather than in a local activity of its own: one activity for a call the rules allow.
       const { call, mode, sessionRules } = input.check;
-      const prepared = await prepareOne(agents.require(input.agent), call, { mode, sessionRules, runtime: input.runtime, onMissing: 'fail' });
+      const prepared = await prepareOne(agents.require(input.agent), call, { mode, sessionRules, runtime: input.runtime, onMissing: 'fail' }, policies);
       if (prepared.outcome !== 'run') return { kind: 'checked', prepared };
       return { kind: 'checked', prepared, ran: await executeOnce({ ...input, input: prepared.input }, controls) };
     });

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureTypes } from '../common/failures';
 import type { ToolCall } from '../common/messages';
@@ -10,6 +11,7 @@ import { errorResult } from '../toolkit/tool-result';
 import { parseToolArguments } from '../toolkit/validate-input';
 import type { PreparedCall, PrepareToolCallsInput, ValidateEditedInputInput, ValidateEditedInputOutput } from '../common/contracts/tool-calls';
 import type { ServedAgents } from './served-agent';
+import type { ApprovalPolicies, PolicyRequest } from '../policy';
 
 /** Model input (or a person's edited input) with the agent's presets merged over it: the preset wins. */
 export function parseAndValidate(
@@ -39,7 +41,41 @@ async function ownCheck(
   return { behavior: permission, reason: `the tool '${tool.spec.name}' declares permission '${permission}'` };
 }
 
-export async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: Omit<PrepareToolCallsInput, 'agent' | 'calls'>): Promise<PreparedCall> {
+/** The run this activity works for (a test that calls prepareOne outside an activity has none). */
+function currentRun(): { workflowId: string; runId: string } {
+  try {
+    const run = Context.current().info.workflowExecution;
+    return { workflowId: run?.workflowId ?? '', runId: run?.runId ?? '' };
+  } catch {
+    return { workflowId: '', runId: '' };
+  }
+}
+
+/** What the call's approval policy decides about: the run's user, the tool, its arguments, the run. */
+function policyRequest(agent: string, tool: string, args: unknown, input: Omit<PrepareToolCallsInput, 'agent' | 'calls'>, asked: PermissionDecision): PolicyRequest {
+  const { userId, sessionId } = input.runtime;
+  return {
+    user: typeof userId === 'string' ? { id: userId } : {},
+    tool,
+    arguments: args,
+    context: {
+      agent,
+      ...currentRun(),
+      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      mode: input.mode,
+      askedBecause: asked.reason,
+      safety: asked.safety ?? false,
+      runtime: input.runtime,
+    },
+  };
+}
+
+export async function prepareOne(
+  agent: RegisteredAgent,
+  call: ToolCall,
+  input: Omit<PrepareToolCallsInput, 'agent' | 'calls'>,
+  policies?: ApprovalPolicies,
+): Promise<PreparedCall> {
   const base = { callId: call.id, tool: call.name };
   const tool = agent.toolkit.get(call.name);
   if (!tool) {
@@ -58,7 +94,7 @@ export async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: 
 
   const settings = { ...agent.descriptor.permissions, mode: input.mode };
   const checkCtx = { runtime: input.runtime, agent: agent.definition.name, mode: input.mode };
-  const decision = evaluatePermission({
+  const ruled = evaluatePermission({
     tool: {
       name: tool.spec.name,
       readOnly: tool.spec.readOnly,
@@ -70,12 +106,15 @@ export async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: 
     settings,
     sessionRules: input.sessionRules,
   });
+  // Only what the rules ask about reaches the call's approval policy: it allows, denies or asks a person.
+  const decision =
+    ruled.behavior === 'ask' && policies ? await policies.review(policyRequest(agent.definition.name, tool.spec.name, validated.input, input, ruled), ruled) : ruled;
   if (decision.behavior === 'deny') {
     return {
       ...base,
       outcome: 'result',
       decision,
-      result: { content: `Permission denied by rules: ${decision.reason}`, state: 'denied' },
+      result: { content: decision.policy ? `Permission denied: ${decision.reason}` : `Permission denied by rules: ${decision.reason}`, state: 'denied' },
     };
   }
   if (decision.behavior === 'ask') return { ...base, outcome: 'ask', input: validated.input, decision };
@@ -83,13 +122,13 @@ export async function prepareOne(agent: RegisteredAgent, call: ToolCall, input: 
   return { ...base, outcome: 'run', input: validated.input, decision };
 }
 
-export function prepareToolCallsActivity(agents: ServedAgents) {
+export function prepareToolCallsActivity(agents: ServedAgents, policies?: ApprovalPolicies) {
   return async function prepareToolCalls(input: PrepareToolCallsInput): Promise<PreparedCall[]> {
     // The local check on a worker that serves another agents module: the task queue's workers check instead.
     if (input.onMissing === 'report' && !agents.serves(input.agent)) return input.calls.map((call) => ({ callId: call.id, tool: call.name, outcome: 'unavailable' }));
     const agent = agents.require(input.agent);
     const prepared: PreparedCall[] = [];
-    for (const call of input.calls) prepared.push(await prepareOne(agent, call, input));
+    for (const call of input.calls) prepared.push(await prepareOne(agent, call, input, policies));
     return prepared;
   };
 }

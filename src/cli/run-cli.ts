@@ -11,7 +11,9 @@ import { chatCommand } from './commands/chat';
 import { codecServerCommand } from './commands/codec-server';
 import { mcpCommand } from './commands/mcp';
 import { inboxCommand } from './commands/inbox';
+import { slackCommand } from './commands/slack';
 import { denyCommand } from './commands/deny';
+import { delegateCommand } from './commands/delegate';
 import { groupsCommand } from './commands/groups';
 import { listCommand } from './commands/list';
 import { pendingCommand } from './commands/pending';
@@ -45,6 +47,7 @@ export const COMMANDS: CliCommand[] = [
   pendingCommand,
   approveCommand,
   denyCommand,
+  delegateCommand,
   submitCommand,
   addInputCommand,
   forkCommand,
@@ -54,6 +57,7 @@ export const COMMANDS: CliCommand[] = [
   codecServerCommand,
   mcpCommand,
   inboxCommand,
+  slackCommand,
   workerCommand,
   healthCommand,
   initCommand,

@@ -4,6 +4,8 @@ import type { WaitingCall } from '../common/contracts/published-waits';
 import type { AgentRunState } from '../common/run';
 import { cliInvocation } from '../text/invocation';
 import { stateWithin } from './state-within';
+import { boundFlags } from './bound-answer';
+import { approvalProgress } from '../text/approval-progress';
 
 const ANSWER_TIMEOUT_MS = 5_000;
 
@@ -35,9 +37,13 @@ export function describeWaitingCalls(calls: WaitingCall[]): string[] {
     if (call.kind === 'approval') {
       if (call.reason) lines.push(`    why: ${call.reason}${call.suggestedRule ? ` (--remember allows '${call.suggestedRule}')` : ''}`);
       if (call.repeats) lines.push(`    repeats: call ${call.repeats.callId}, which already ran with the same arguments: ${call.repeats.preview}`);
+      const answering = approvalProgress(call);
+      if (answering) lines.push(`    ${answering}`);
       lines.push(`    approve: ${bin} approve ${holder} ${call.callId}`);
       lines.push(`    deny:    ${bin} deny ${holder} ${call.callId} --reason "..."`);
       lines.push(`    Web UI:  Send Signal 'approve' with ${JSON.stringify({ callId: call.callId })} (or 'deny' with ${JSON.stringify({ callId: call.callId, reason: '...' })})`);
+      const bound = boundFlags(call);
+      if (bound) lines.push(`    bound:  ${bound} (add to approve or deny: refused if the arguments or the rules changed since)`);
     } else {
       lines.push(`    submit:  ${bin} submit ${holder} ${call.callId} --output ${quoteForShell('...')}`);
       lines.push(`    Web UI:  Send Signal 'submitToolResult' with ${JSON.stringify({ callId: call.callId, output: '...' })}`);

@@ -6,6 +6,9 @@ import {
   approveAllSignal,
   conversationPageQuery,
   decideUpdate,
+  delegateUpdate,
+  type DelegateRequest,
+  type DelegatedCall,
   eventsQuery,
   setGroupsSignal,
   stateQuery,
@@ -49,10 +52,21 @@ export interface MessagesPage {
 /** Who answers a call, recorded with the decision or result and in the run's event. */
 export interface Answerer {
   answeredBy?: string;
+  /**
+   * What the answer was given for: the waiting call's `argumentsDigest` and `rulesVersion` as it
+   * was shown (PendingCall, WaitingCall). The run refuses the answer when the call's arguments or
+   * rules are no longer those. Optional; the surfaces of this package always send them.
+   */
+  argumentsDigest?: string | undefined;
+  rulesVersion?: string | undefined;
 }
 
 function answererOf(options: Answerer): Answerer {
-  return options.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {};
+  return {
+    ...(options.answeredBy !== undefined ? { answeredBy: options.answeredBy } : {}),
+    ...(options.argumentsDigest !== undefined ? { argumentsDigest: options.argumentsDigest } : {}),
+    ...(options.rulesVersion !== undefined ? { rulesVersion: options.rulesVersion } : {}),
+  };
 }
 
 export interface WatchOptions {
@@ -169,6 +183,17 @@ export class AgentRun<TData = unknown> {
 
   deny(callId: string, reason?: string, options: Answerer = {}): Promise<ApprovalDecision> {
     return this.decide({ callId, approved: false, ...(reason ? { reason } : {}), ...answererOf(options) });
+  }
+
+  /**
+   * Hands a waiting call to other approvers (identities or `group:NAME`), who alone may answer it
+   * from then on; `answeredBy` must be one who may answer it now. Refused with the reason otherwise.
+   */
+  delegate(callId: string, to: string[], options: { reason?: string } & Answerer = {}): Promise<DelegatedCall> {
+    return this.send(() => {
+      const request = checkedRequest('delegate', { callId, to, ...(options.reason ? { reason: options.reason } : {}), ...answererOf(options) }, this.maxPayloadBytes);
+      return this.toHolder((handle) => handle.executeUpdate(delegateUpdate, { args: [request as DelegateRequest] }));
+    });
   }
 
   approveAll(options: { remember?: boolean } = {}): Promise<void> {

@@ -150,5 +150,11 @@ function waitingCallOf(workflowId: string, state: AgentRunState, call: PendingCa
     agent: inSubAgent ? call.agent ?? state.agent : state.agent,
     ...(state.startedBy !== undefined ? { startedBy: state.startedBy } : {}),
     ...(inSubAgent ? { top: { workflowId, agent: state.agent } } : {}),
+    ...(call.argumentsDigest !== undefined ? { argumentsDigest: call.argumentsDigest } : {}),
+    ...(call.rulesVersion !== undefined ? { rulesVersion: call.rulesVersion } : {}),
+    ...(call.approvers ? { approvers: call.approvers } : {}),
+    ...(call.reminded ? { reminded: call.reminded } : {}),
+    ...(call.escalated ? { escalated: true as const } : {}),
+    ...(call.delegatedBy !== undefined ? { delegatedBy: call.delegatedBy } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import type { ApprovalSettings } from './approvals';
 import type { Budget } from './budget';
 import type { MemorySettings } from './memory';
 import type { Duration } from '@temporalio/common';
@@ -68,6 +69,8 @@ export interface AgentDescriptor {
   parallel: boolean;
   /** How long an ASK waits for a person before it is denied, e.g. '7d'. None by default. */
   approvalTimeout?: Duration;
+  /** Who may answer its approvals, reminders and escalation (see approvals.ts); with the worker's default folded in. */
+  approvals?: ApprovalSettings;
   /** How long an external call waits for its result before it fails. None by default. */
   externalTimeout?: Duration;
   /** Tool results longer than this many characters are truncated with a marker. */

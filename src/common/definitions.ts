@@ -13,6 +13,8 @@ export type ApproveRequest = PayloadInput<'approve'>;
 export type DenyRequest = PayloadInput<'deny'>;
 /** One payload for the `decide` update: `{ callId, approved, reason?, input?, remember?, answeredBy? }`. */
 export type DecideRequest = PayloadInput<'decide'>;
+/** `{ callId, to, answeredBy?, reason?, argumentsDigest?, rulesVersion? }`: an approver hands the call to others. */
+export type DelegateRequest = PayloadInput<'delegate'>;
 export type ApproveAllRequest = NonNullable<PayloadInput<'approveAll'>>;
 export type SubmitToolResultRequest = PayloadInput<'submitToolResult'>;
 export type SetGroupsRequest = PayloadInput<'setGroups'>;
@@ -46,6 +48,13 @@ export const subAgentWaitingSignal = defineSignal<[SubAgentWaitingReport]>('subA
 export const workerRefusedSignal = defineSignal<[WorkerRefusal]>('workerRefused');
 
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideRequest]>('decide');
+/** What a delegation answers: who may answer the call now. */
+export interface DelegatedCall {
+  callId: string;
+  approvers: string[];
+  delegatedBy?: string;
+}
+export const delegateUpdate = defineUpdate<DelegatedCall, [DelegateRequest]>('delegate');
 export const submitToolResultUpdate = defineUpdate<SubmittedResult, [SubmitToolResultRequest]>('submitToolResultUpdate');
 export const addInputUpdate = defineUpdate<AddedInput, [AddInputRequest]>('addInput');
 

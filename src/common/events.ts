@@ -1,5 +1,5 @@
 import type { TokenUsage, ToolResultState } from './messages';
-import type { PermissionBehavior } from './permissions';
+import type { PermissionBehavior, PolicyVerdict } from './permissions';
 import type { Spend } from './budget';
 import type { RunStatus, SubAgentUsage } from './run';
 
@@ -28,6 +28,10 @@ export type AgentEventBody =
       suggestedRule?: string;
       /** An earlier call of the run with the same tool and arguments that already ran. */
       repeats?: string;
+      /** The approval policy that could not decide and asks a person (its reason is `reason`). */
+      policy?: PolicyVerdict;
+      /** Runs with `answer-rules`: the version of the rules it is asked under, which an answer sends back (rules-version.ts). */
+      rulesVersion?: string;
     }
   | {
       type: 'permission_decided';
@@ -39,6 +43,8 @@ export type AgentEventBody =
       answeredBy?: string;
       /** The arguments a person put in place of the model's when approving (the call runs with these). */
       input?: unknown;
+      /** With `by: 'rules'`: the approval policy that decided (name, version, outcome, reason). */
+      policy?: PolicyVerdict;
     }
   | { type: 'external_requested'; callId: string; tool: string; input: unknown; reason?: string }
   | { type: 'external_submitted'; callId: string; tool: string; isError: boolean; preview: string; answeredBy?: string }
@@ -48,6 +54,14 @@ export type AgentEventBody =
   | { type: 'model_call_interrupted'; iteration: number; inputs: number }
   /** An answer that did not fit the agent's output schema (`retry` counts them); it is fed back unless the run fails for it. */
   | { type: 'answer_refused'; iteration: number; problems: string[]; retry: number }
+  /** A reminder fell due while the call waits for approval (`reminder`: 1 for the first); its approvers were told. */
+  | { type: 'approval_reminded'; callId: string; tool: string; reminder: number; approvers?: string[] }
+  /** Nobody answered in time: `approvers` (the call's, with the escalation's) may answer now, and were told. */
+  | { type: 'approval_escalated'; callId: string; tool: string; approvers: string[] }
+  /** An approver handed the call to `approvers`, who alone may answer it now. */
+  | { type: 'approval_delegated'; callId: string; tool: string; approvers: string[]; delegatedBy?: string; reason?: string }
+  /** An answer (a signal's) for a call that the run refused: from someone who may not answer, or for other arguments or rules. It changed nothing. */
+  | { type: 'call_answer_refused'; callId: string; handler: string; reason: string; answeredBy?: string }
   /** A signal, or a decision or result for a call, that the run could not use; `handler` names the message. */
   | { type: 'input_rejected'; handler: string; reason: string; callId?: string }
   /**

@@ -19,6 +19,20 @@ export interface PermissionDecision {
    * False when the ASK came from a safety check, which no rule overrides.
    */
   rememberable?: boolean;
+  /** Set when an approval policy (Cedar, Rego, a judge) decided an ASK of the rules: which one, and why. */
+  policy?: PolicyVerdict;
+}
+
+/** What an approval policy answered about a call the rules would ask a person about (see docs/policies.md). */
+export interface PolicyVerdict {
+  /** The policy's name and version, as configured. */
+  name: string;
+  version: string;
+  /** `ask`: a person decides, with `reason` shown to them. */
+  outcome: PermissionBehavior;
+  reason: string;
+  /** Set when the policy could not be loaded or evaluated (its outcome is then `ask`). */
+  failed?: true;
 }
 
 /**

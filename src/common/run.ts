@@ -86,6 +86,18 @@ export interface PendingCall {
    * start (so a form for edits needs no agents module). Only in the holder's own state.
    */
   schema?: JsonSchema;
+  /** Runs with `answer-rules`: the digest of `input` (arguments-digest.ts), which an answer sends back to bind itself to these arguments. */
+  argumentsDigest?: string;
+  /** Runs with `answer-rules`: the version of the rules the call was asked under (rules-version.ts), sent back with an answer. */
+  rulesVersion?: string;
+  /** Who may answer it now, when the agent names approvers. */
+  approvers?: string[];
+  /** Reminders sent so far. */
+  reminded?: number;
+  /** Set once it was escalated. */
+  escalated?: true;
+  /** Who handed it on, last. */
+  delegatedBy?: string;
 }
 
 /** What one sub-agent call cost, in the parent's result (its own sub-agents included). */

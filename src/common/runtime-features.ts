@@ -39,6 +39,12 @@ export const RUNTIME_FEATURES = {
    * in the same activation may not be, so runs described before replay the older way.
    */
   leanSteps: 'lean-steps',
+  /**
+   * Answers are checked against who may answer (approvers), the arguments and the rules the
+   * answerer saw; the run reminds, escalates and lets an approver delegate, with durable timers
+   * (see docs/approvals.md). Waiting calls publish their arguments' digest and rules version.
+   */
+  answerRules: 'answer-rules',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];
@@ -51,6 +57,7 @@ export const CURRENT_RUNTIME_FEATURES: RuntimeFeature[] = [
   RUNTIME_FEATURES.publishedWaits,
   RUNTIME_FEATURES.noticesOutliveRun,
   RUNTIME_FEATURES.leanSteps,
+  RUNTIME_FEATURES.answerRules,
 ];
 
 /** Whether the run's recorded description names the feature. */

@@ -49,6 +49,16 @@ export interface ToolCallRecord {
   readonly externalAt?: string;
   /** An earlier call of this run with the same tool and arguments that already ran (told to whoever approves it). */
   readonly repeats?: RepeatedCall;
+  /** Runs with `answer-rules`: the version of the rules it was asked under (rules-version.ts). */
+  readonly rulesVersion?: string;
+  /** Runs with `answer-rules`: who may answer it now, when someone is named (after an escalation or a delegation, the new ones). */
+  readonly approvers?: readonly string[];
+  /** Reminders sent while it waits. */
+  readonly reminded?: number;
+  /** Set once it was escalated. */
+  readonly escalated?: true;
+  /** Who handed it on, last. */
+  readonly delegatedBy?: string;
   /** When a worker began running it (workflow time, ms): its finished event's duration counts from here. */
   readonly startedAt?: number;
 }

@@ -26,6 +26,7 @@ export { createRunStreamHandler, type RunStreamHandler, type RunStreamHandlerOpt
 export type { ConversationEndReason, ConversationInput, ConversationResult, TurnResult } from '../common/conversation';
 export type { AgentEvent, AgentEventType } from '../common/events';
 export type { ContentBlock, Message, TokenUsage, ToolCall, ToolMessage } from '../common/messages';
+export type { DelegatedCall } from '../common/definitions';
 export type { AgentRunResult, AgentRunState, ApprovalDecision, BudgetReport, PendingCall, RunStatus, SubAgentUsage, SubmittedResult } from '../common/run';
 // The workflow's record of each call (ToolCallRecord) is its own and not exported: a user reads
 // what waits in the state's `pending`, and how a call was answered in the run's events.

@@ -8,6 +8,7 @@ export type { HarnessToolsOptions } from '../toolkit/tools/harness-tools';
 export { FINAL_ANSWER_TOOL, type OutputSpec } from '../common/typed-output';
 export type { AgentDescriptor } from '../common/agent';
 export type { MemorySettings } from '../common/memory';
+export type { ApprovalSettings, ApproverSettings } from '../common/approvals';
 export type { SubAgentSpec, ToolRetrySettings, ToolSpec } from '../common/tools';
 export type { PermissionDecision, PermissionMode } from '../common/permissions';
 export { checkShellCommand } from '../toolkit/tools/shell/check-shell-command';

@@ -9,3 +9,5 @@ export type { ChatModelPort } from '../common/contracts/model-call';
 export { loadToolsConfig } from '../mcp/tools-config';
 export type { McpServersInput, ToolsConfig } from '../mcp';
 export { createMcpManager } from './lazy-worker';
+export type { AgentApprovalPolicyInput, PolicySpecInput } from '../policy';
+export type { PolicyVerdict } from '../common/permissions';

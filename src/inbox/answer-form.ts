@@ -13,6 +13,9 @@ const answerFieldsSchema = z
     raw: z.string().max(1_000_000).optional(),
     output: z.string().max(1_000_000).optional(),
     is_error: z.literal('true').optional(),
+    /** What the page showed: the call's arguments digest and rules version, sent with the answer so the run refuses it when either changed. */
+    digest: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    rules_version: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   })
   .strict();
 
@@ -21,8 +24,14 @@ export type AnswerRequest =
   | { action: 'deny'; reason?: string }
   | { action: 'submit'; output: string; isError: boolean };
 
+/** What an answer was given for (see AgentRun's Answerer). */
+export interface BoundTo {
+  argumentsDigest?: string;
+  rulesVersion?: string;
+}
+
 export type ParsedAnswer =
-  | { ok: true; csrf?: string; request: AnswerRequest }
+  | { ok: true; csrf?: string; request: AnswerRequest; bound?: BoundTo }
   | { ok: false; csrf?: string; message: string; errors?: FieldErrors; input?: unknown; rawJson?: string };
 
 /** JSON with every object's keys sorted: a form lists fields in the schema's order, the model in its own. */
@@ -52,6 +61,12 @@ export function parseAnswerForm(form: URLSearchParams, schema: JsonSchema | unde
     return { ok: false, csrf, message: `The form was not understood: ${reasons.join('; ')}` };
   }
   const body = parsed.data;
+  const bound: BoundTo = { ...(body.digest ? { argumentsDigest: body.digest } : {}), ...(body.rules_version ? { rulesVersion: body.rules_version } : {}) };
+  const answer = answerOf(form, body, schema, original, csrf);
+  return answer.ok && Object.keys(bound).length > 0 ? { ...answer, bound } : answer;
+}
+
+function answerOf(form: URLSearchParams, body: z.output<typeof answerFieldsSchema>, schema: JsonSchema | undefined, original: unknown, csrf: string | undefined): ParsedAnswer {
   switch (body.action) {
     case 'deny':
       return { ok: true, csrf, request: { action: 'deny', ...(body.reason?.trim() ? { reason: body.reason.trim() } : {}) } };

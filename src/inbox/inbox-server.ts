@@ -8,6 +8,7 @@ import { HttpError, isLoopbackHost, loopbackHostHeader, sameOrigin } from '../ht
 import { MAX_NAME_CHARS } from '../common/boundary/limits';
 import type { AgentEvent } from '../common/events';
 import type { AgentRunState } from '../common/run';
+import type { SlackEndpoint } from '../slack/slack-endpoint';
 import { parseAnswerForm } from './answer-form';
 import { parseForkForm } from './fork-form';
 import { INBOX_SCRIPT } from './inbox-script';
@@ -38,8 +39,12 @@ export interface InboxOptions {
   auth: InboxAuthOptions;
   /** A visibility query that narrows the runs listed, e.g. `TaskQueue = 'agents'`. */
   scope?: string;
-  /** How often the live updates read what waits. Default 1 s. */
+  /** How often the live updates read what waits right after a change or a page opening. Default 1 s. */
   pollIntervalMs?: number;
+  /** The longest the live updates' reads space out to while nothing changes. Default 5 s. */
+  idlePollIntervalMs?: number;
+  /** Two-way Slack mounted at its paths (src/slack): Slack's requests are checked by their signature, not the sign-in. */
+  slack?: Pick<SlackEndpoint, 'handle'>;
 }
 
 export interface InboxServer {
@@ -117,7 +122,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     const holders = [...new Set(watched.map((key) => key.slice(0, key.lastIndexOf('/'))))];
     const read = holders.length > 0 ? await client.waitingCalls({ pageSize: holders.length, query: scoped(runsByIdFilter(holders)) }) : undefined;
     return { firstPage: (first?.calls ?? []).map(itemKey), waiting: new Set((read?.calls ?? []).map(itemKey)) };
-  }, options.pollIntervalMs ?? 1_000);
+  }, { fastMs: options.pollIntervalMs ?? 1_000, idleMs: Math.max(options.idlePollIntervalMs ?? 5_000, options.pollIntervalMs ?? 1_000) });
   const webUiLink = (workflowId: string) =>
     `${client.config.webUiUrl}/namespaces/${encodeURIComponent(client.config.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 
@@ -179,7 +184,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
       return sendPage(response, 422, itemPage(view));
     }
     // Straight to the run that holds the call (a sub-agent's own run).
-    const outcome = await sendAnswer(client.get(holderId), callId, parsed.request, visitor.identity);
+    const outcome = await sendAnswer(client.get(holderId), callId, parsed.request, visitor.identity, parsed.bound);
     if (!outcome.ok) {
       const view = await itemView(visitor, holderId, callId, { refusal: outcome.reason });
       return sendPage(response, 409, itemPage(view));
@@ -221,6 +226,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://inbox');
     const method = request.method ?? 'GET';
+    if (options.slack && (await options.slack.handle(request, response))) return;
     // On loopback a page of another name that resolves here (DNS rebinding) would be same-origin with it.
     if (isLoopbackHost(host) && !loopbackHostHeader(request.headers.host)) throw new HttpError(403, `Forbidden: the inbox on ${host} answers requests for loopback names only.`);
     if (method === 'GET' && url.pathname === '/inbox.js') return send(response, 200, INBOX_SCRIPT, 'text/javascript; charset=utf-8');

@@ -7,6 +7,7 @@ import { hasFields, schemaFields, type FieldErrors } from './schema-form';
 import { itemKey, itemPath, type OpenCall } from './inbox-calls';
 import type { CallAnswer } from '../common/tool-call-record';
 import type { WaitingCall } from '../common/contracts/published-waits';
+import { approvalProgress } from '../text/approval-progress';
 
 export interface ItemView {
   holderId: string;
@@ -39,6 +40,7 @@ function facts(view: ItemView, item: WaitingCall): SafeHtml {
   <dt>Started by</dt><dd>${item.startedBy ?? html`<span class="muted">not named</span>`}</dd>
   <dt>Tool</dt><dd><code>${item.tool}</code></dd>
   <dt>Waits for</dt><dd>${item.kind === 'approval' ? 'approval' : 'an external result'}, since ${when(item.since)}</dd>
+  ${approvalProgress(item) ? html`<dt>Who answers</dt><dd data-progress>${approvalProgress(item)}</dd>` : ''}
   ${item.reason ? html`<dt>Why it asks</dt><dd data-reason>${item.reason}</dd>` : ''}
   ${item.suggestedRule ? html`<dt>Rule</dt><dd><code>${item.suggestedRule}</code></dd>` : ''}
   ${item.repeats ? html`<dt>Repeats</dt><dd class="warning" data-repeats>call <code>${item.repeats.callId}</code> of this run already ran with the same arguments: ${item.repeats.preview}</dd>` : ''}
@@ -58,6 +60,8 @@ function approvalForm(view: ItemView, item: WaitingCall, schema: JsonSchema | un
   const rawJson = view.rawJson ?? JSON.stringify(input, null, 2);
   return html`<form method="post" action="${itemPath(item)}" novalidate data-answer>
   <input type="hidden" name="csrf" value="${view.csrf}">
+  ${item.argumentsDigest ? html`<input type="hidden" name="digest" value="${item.argumentsDigest}">` : ''}
+  ${item.rulesVersion ? html`<input type="hidden" name="rules_version" value="${item.rulesVersion}">` : ''}
   ${hasFields(schema) ? html`<script type="application/json" id="tool-schema">${raw(scriptJson(schema))}</script>` : ''}
   <section class="card"><h2>Arguments</h2>
     <p id="not-sent" class="refusal" role="alert" hidden>The edited arguments do not fit the tool's schema; nothing was sent.</p>

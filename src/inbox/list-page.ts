@@ -1,5 +1,6 @@
 import type { WaitingCall } from '../common/contracts/published-waits';
 import { html, type SafeHtml } from './html';
+import { approvalProgress } from '../text/approval-progress';
 import { itemPath, type InboxList } from './inbox-calls';
 import { compactJson, page, when } from './layout';
 import { AGES, filtersQuery, type ListFilters } from './list-filters';
@@ -11,7 +12,7 @@ function row(call: WaitingCall): SafeHtml {
   <td>${call.agent}${where}</td>
   <td>${call.startedBy ?? html`<span class="muted">—</span>`}</td>
   <td>${call.reason ?? ''}</td>
-  <td>${when(call.since)}</td>
+  <td>${when(call.since)}${approvalProgress(call) ? html`<div class="muted" data-progress>${approvalProgress(call)}</div>` : ''}</td>
 </tr>`;
 }
 

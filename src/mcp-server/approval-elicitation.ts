@@ -2,6 +2,7 @@ import { ElicitResultSchema, type ElicitRequestFormParams } from '@modelcontextp
 import { z } from 'zod';
 import type { AgentRun } from '../client/agent-run';
 import { RunRequestRejectedError } from '../client/request-rejected';
+import { argumentsDigest } from '../common/arguments-digest';
 
 export interface ElicitOptions {
   /** Withdraws the form. */
@@ -20,7 +21,17 @@ export interface ApprovalRequest {
   tool: string;
   input: unknown;
   reason: string;
+  /** The rules version the call was asked under (its `permission_requested` event's), sent back with the answer. */
+  rulesVersion?: string;
 }
+
+/** What the form showed, sent with the answer: the run refuses it when the call's arguments or rules are no longer those. */
+function boundTo(request: ApprovalRequest): { argumentsDigest: string; rulesVersion?: string } {
+  return { argumentsDigest: argumentsDigest(request.input), ...(request.rulesVersion !== undefined ? { rulesVersion: request.rulesVersion } : {}) };
+}
+
+/** A refusal for what the answer was bound to: asking again would show the same stale form. */
+const STALE = /other arguments|other rules|rules changed/;
 
 /** How often a person may correct an answer the run refused (bad JSON, arguments the tool's schema rejects). */
 const MAX_ATTEMPTS = 3;
@@ -122,7 +133,7 @@ export async function elicitApproval(run: AgentRun, request: ApprovalRequest, el
     options.onPhase?.('answering');
     try {
       if (decision === 'deny') {
-        await run.deny(request.callId, reason || undefined);
+        await run.deny(request.callId, reason || undefined, boundTo(request));
         return { kind: 'denied' };
       }
       const edited = editedArguments(answer.arguments, request.input);
@@ -130,11 +141,12 @@ export async function elicitApproval(run: AgentRun, request: ApprovalRequest, el
         problem = edited.problem;
         continue;
       }
-      await run.approve(request.callId, { ...(edited.input ? { input: edited.input } : {}), ...(reason ? { reason } : {}) });
+      await run.approve(request.callId, { ...(edited.input ? { input: edited.input } : {}), ...(reason ? { reason } : {}), ...boundTo(request) });
       return { kind: 'approved' };
     } catch (error) {
       if (!(error instanceof RunRequestRejectedError)) throw error;
       if (/already decided|no tool call/.test(error.message)) return { kind: 'refused', decision };
+      if (STALE.test(error.message)) return { kind: 'left waiting', problem: error.message };
       problem = error.message;
     }
   }

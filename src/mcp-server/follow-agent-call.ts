@@ -65,7 +65,14 @@ export async function followAgentCall(client: AgentClient, run: AgentRun, option
       if (event.type === 'model_call_finished' || event.type === 'model_call_interrupted') await note(item.depth, written.end(`${item.workflowId} ${event.iteration}`));
       await progress(item.depth > 0 ? formatSubAgentEvent(item) : formatEvent(event, run.workflowId));
       if (event.type === 'permission_requested') {
-        asks?.ask(holder === run.workflowId ? run : client.get(holder), { runId: holder, callId: event.callId, tool: event.tool, input: event.input, reason: event.reason });
+        asks?.ask(holder === run.workflowId ? run : client.get(holder), {
+          runId: holder,
+          callId: event.callId,
+          tool: event.tool,
+          input: event.input,
+          reason: event.reason,
+          ...(event.rulesVersion !== undefined ? { rulesVersion: event.rulesVersion } : {}),
+        });
       } else if (event.type === 'permission_decided') {
         asks?.decided(holder, event);
       }

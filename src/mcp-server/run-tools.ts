@@ -16,6 +16,16 @@ export interface RunTool {
 
 const runId = () => z.string().min(1).describe('The run id (its Temporal workflow id), as the agent tool or list_runs gave it');
 const callId = () => z.string().min(1).describe('The waiting call id, as list_pending or the run state gave it');
+const hex = () => z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
+/** What the answer was given for, as list_pending gave it: the run refuses the answer when the call's arguments or rules changed since. */
+const bound = () => ({
+  argumentsDigest: hex().optional().describe("The call's argumentsDigest, as list_pending gave it: refused if its arguments are other ones now"),
+  rulesVersion: hex().optional().describe("The call's rulesVersion, as list_pending gave it: refused if the rules changed since"),
+});
+const boundOf = (args: { argumentsDigest?: string; rulesVersion?: string }) => ({
+  ...(args.argumentsDigest ? { argumentsDigest: args.argumentsDigest } : {}),
+  ...(args.rulesVersion ? { rulesVersion: args.rulesVersion } : {}),
+});
 
 export const json = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
@@ -88,6 +98,8 @@ export const RUN_TOOLS: RunTool[] = [
           ...(call.input !== undefined ? { arguments: call.input } : { argumentsPreview: call.preview }),
           ...(call.reason ? { reason: call.reason } : {}),
           since: call.since,
+          ...boundOf(call),
+          ...(call.approvers ? { approvers: call.approvers } : {}),
         })),
         unreadable: page.unreadable.map((run) => ({ runId: run.workflowId, agent: run.agent, status: run.status, unreadable: run.unreadable })),
         ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
@@ -103,20 +115,21 @@ export const RUN_TOOLS: RunTool[] = [
       arguments: z.record(z.unknown()).optional().describe("Replacement arguments; the tool's schema checks them"),
       reason: z.string().optional(),
       remember: z.boolean().optional().describe('Allow such calls for the rest of the run'),
+      ...bound(),
     }).strict(),
     readOnly: false,
-    call: async ({ runId, callId, arguments: input, reason, remember }, client) => {
-      const decision = await client.get(runId).approve(callId, { ...(input ? { input } : {}), ...(reason ? { reason } : {}), ...(remember ? { remember } : {}) });
+    call: async ({ runId, callId, arguments: input, reason, remember, ...shown }, client) => {
+      const decision = await client.get(runId).approve(callId, { ...(input ? { input } : {}), ...(reason ? { reason } : {}), ...(remember ? { remember } : {}), ...boundOf(shown) });
       return done(`Approved ${callId}.`, { ...decision });
     },
   }),
   define({
     name: 'deny_call',
     description: 'Deny a call that waits for approval; the model is told the reason.',
-    input: z.object({ runId: runId(), callId: callId(), reason: z.string().optional() }).strict(),
+    input: z.object({ runId: runId(), callId: callId(), reason: z.string().optional(), ...bound() }).strict(),
     readOnly: false,
-    call: async ({ runId, callId, reason }, client) => {
-      const decision = await client.get(runId).deny(callId, reason);
+    call: async ({ runId, callId, reason, ...shown }, client) => {
+      const decision = await client.get(runId).deny(callId, reason, boundOf(shown));
       return done(`Denied ${callId}.`, { ...decision });
     },
   }),

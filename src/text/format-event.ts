@@ -2,6 +2,7 @@ import { cliInvocation } from './invocation';
 import { styleFor, type Style } from './style';
 import type { AgentEvent } from '../common/events';
 import { BUDGET_TOOL, spendText } from '../common/budget';
+import { approversText } from '../common/approvals';
 import type { TokenUsage } from '../common/messages';
 import type { SubAgentUpdate } from '../client/run-updates';
 
@@ -33,6 +34,9 @@ export function formatEvent(event: AgentEvent, workflowId: string, style: Style 
     case 'external_requested':
     case 'answer_refused':
     case 'input_rejected':
+    case 'call_answer_refused':
+    case 'approval_reminded':
+    case 'approval_escalated':
     case 'subagent_waiting':
     case 'budget_reached':
       return style.yellow(line);
@@ -86,6 +90,10 @@ function plainLine(event: AgentEvent, workflowId: string): string {
         `        deny:    ${bin} deny ${workflowId} ${event.callId} --reason "..."`,
       ].join('\n');
     case 'permission_decided':
+      // An approval policy's decision: "allowed by refunds-v3: amount ≤ 100".
+      if (event.policy && event.by === 'rules') {
+        return `${t}   ${event.behavior === 'allow' ? '✔' : '✘'} ${event.tool}: ${event.behavior === 'allow' ? 'allowed' : 'denied'} by ${event.policy.name}-v${event.policy.version}: ${event.policy.reason}`;
+      }
       return `${t}   ${event.behavior === 'allow' ? '✔' : '✘'} ${event.tool}: ${event.behavior} by ${event.by} (${event.reason})`;
     case 'external_requested':
       return [
@@ -100,6 +108,14 @@ function plainLine(event: AgentEvent, workflowId: string): string {
       return `${t} ↺ model call interrupted by ${event.inputs} added input(s); asking again`;
     case 'answer_refused':
       return `${t}   ✗ answer refused (${event.retry}): ${event.problems.join('; ')}`;
+    case 'approval_reminded':
+      return `${t}   ⏰ ${event.tool} still waits for approval: reminder ${event.reminder}${event.approvers ? ` to ${approversText(event.approvers)}` : ''}`;
+    case 'approval_escalated':
+      return `${t}   ⇧ ${event.tool} escalated: ${approversText(event.approvers)} may answer now`;
+    case 'approval_delegated':
+      return `${t}   ⇢ ${event.tool} handed to ${approversText(event.approvers)}${event.delegatedBy ? ` by ${event.delegatedBy}` : ''}${event.reason ? ` (${event.reason})` : ''}`;
+    case 'call_answer_refused':
+      return `${t}   ⚠ answer ${event.handler} for ${event.callId}${event.answeredBy ? ` from ${event.answeredBy}` : ''} refused: ${event.reason}`;
     case 'input_rejected':
       return `${t}   ⚠ rejected ${event.handler}${event.callId ? ` for ${event.callId}` : ''}: ${event.reason}`;
     case 'budget_reached':

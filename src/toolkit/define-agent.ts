@@ -1,3 +1,4 @@
+import { approvalSettingsProblem, type ApprovalSettings } from '../common/approvals';
 import { memoryProblems, type MemorySettings } from '../common/memory';
 import { budgetProblem, type Budget } from '../common/budget';
 import type { Duration } from '@temporalio/common';
@@ -9,6 +10,7 @@ import type { AnyTool } from './define-tool';
 import { durationProblem } from '../common/duration';
 import { stepSettingsProblems } from './step-settings';
 import { FINAL_ANSWER_TOOL } from '../common/typed-output';
+import { parseAgentApprovalPolicy, type AgentApprovalPolicy, type AgentApprovalPolicyInput } from '../policy/policy-config';
 
 /** A typed answer: the zod schema it must fit, how the model is asked for it, and how many wrong answers are fed back. */
 export interface OutputOptions<S extends ZodTypeAny = ZodTypeAny> {
@@ -58,6 +60,14 @@ export interface AgentOptions<S extends ZodTypeAny = ZodTypeAny> {
   /** Run consecutive concurrency-safe calls in parallel (default true). */
   parallel?: boolean;
   approvalTimeout?: Duration;
+  /**
+   * A policy that decides first what the permission rules would ask a person about: Cedar, Rego
+   * compiled to WebAssembly, or a judge model; per tool under `tools`, `false` for none. It allows,
+   * denies, or asks a person with its reason shown. Unset: the worker's (docs/policies.md).
+   */
+  approvalPolicy?: AgentApprovalPolicyInput;
+  /** Who may answer its approvals (per tool under `tools`), reminders and escalation: docs/approvals.md. */
+  approvals?: ApprovalSettings;
   externalTimeout?: Duration;
   /** Tool results longer than this are truncated with a marker (default 30,000). */
   maxResultChars?: number;
@@ -105,8 +115,9 @@ export interface AgentOptions<S extends ZodTypeAny = ZodTypeAny> {
   budget?: Budget;
 }
 
-export interface AgentDefinition<TData = unknown> extends Omit<AgentOptions, 'model' | 'output'> {
+export interface AgentDefinition<TData = unknown> extends Omit<AgentOptions, 'model' | 'output' | 'approvalPolicy'> {
   readonly kind: 'agent';
+  approvalPolicy?: AgentApprovalPolicy;
   model: ModelSettings;
   output?: Required<OutputOptions>;
   /** Type only, never set: the type of the agent's typed answer (`undefined` for a text answer). */
@@ -156,11 +167,14 @@ export function defineAgent<S extends ZodTypeAny = never>(options: AgentOptions<
     ...[durationProblem('approvalTimeout', options.approvalTimeout), durationProblem('externalTimeout', options.externalTimeout)].filter((p) => p !== undefined),
   ];
   if (timing.length > 0) throw new Error(`Agent '${options.name}': ${timing.join('; ')}.`);
+  const approvals = approvalSettingsProblem('approvals', options.approvals);
+  if (approvals) throw new Error(`Agent '${options.name}': ${approvals}.`);
   const budget = budgetProblem('budget', options.budget);
   if (budget) throw new Error(`Agent '${options.name}': ${budget}.`);
   if (options.budget?.cost !== undefined && !model.prices) {
     throw new Error(`Agent '${options.name}': budget.cost needs model.prices (a price per model), or nothing is charged against it.`);
   }
-  const { output, ...rest } = options;
-  return { ...rest, kind: 'agent', model, ...(output !== undefined ? { output: outputOf(options.name, output, options.tools) } : {}) };
+  const approvalPolicy = options.approvalPolicy !== undefined ? parseAgentApprovalPolicy(options.name, options.approvalPolicy) : undefined;
+  const { output, approvalPolicy: _given, ...rest } = options;
+  return { ...rest, ...(approvalPolicy !== undefined ? { approvalPolicy } : {}), kind: 'agent', model, ...(output !== undefined ? { output: outputOf(options.name, output, options.tools) } : {}) };
 }

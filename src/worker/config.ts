@@ -1,7 +1,9 @@
+import type { ApprovalSettings } from '../common/approvals';
 import type { ConnectionOverrides } from '../connection/connection-overrides';
 import { WorkerConfigurationError } from './configuration-error';
 import { budgetProblem, type Budget } from '../common/budget';
 import { modelLimitsProblem, type ModelLimits } from '../common/model-limits';
+import { parsePolicySpec, type PolicySpec, type PolicySpecInput } from '../policy/policy-config';
 
 /** Connection settings besides address and namespace: TLS, API key, profile, config file, timeout. */
 export type TemporalConnectionOptions = Omit<ConnectionOverrides, 'address' | 'namespace'>;
@@ -55,11 +57,22 @@ export interface WorkerConfig {
    */
   userBudgets?: Record<string, Budget>;
   /**
+   * Who may answer approvals, reminders and escalation for agents that do not say (field by field
+   * under the agent's own `approvals`): see docs/approvals.md. None by default.
+   */
+  approvals?: ApprovalSettings;
+  /**
    * Requests and tokens per minute by model name, kept by all workers of the task queue together
    * (every worker should set the same): a model call waits for its turn, and a 429 pauses every
    * worker's calls of that model (see docs/rate-limits.md). None by default.
    */
   modelLimits?: Record<string, ModelLimits>;
+  /**
+   * The approval policy of agents that set none (`approvalPolicy`): Cedar, Rego compiled to
+   * WebAssembly or a judge model, which decides what the rules would ask a person about
+   * (AGENT_APPROVAL_POLICY, JSON; see docs/policies.md). None by default.
+   */
+  approvalPolicy?: PolicySpecInput;
 }
 
 export type LiveSettings = { off: true } | { host: string; port: number; url?: string };
@@ -134,6 +147,19 @@ export function checkedModelLimits(value: unknown, what = 'modelLimits'): Record
   return value as Record<string, ModelLimits>;
 }
 
+/** AGENT_APPROVAL_POLICY: one policy as JSON, e.g. {"kind":"cedar","name":"refunds","version":"3","file":"policies/refunds.cedar"}. */
+export function readApprovalPolicy(value: string | undefined, what = 'AGENT_APPROVAL_POLICY'): PolicySpec | undefined {
+  return readJsonSetting(value, what, '{"kind": "cedar", "name": "refunds", "version": "3", "file": "policies/refunds.cedar"}', checkedApprovalPolicy);
+}
+
+export function checkedApprovalPolicy(value: unknown, what = 'approvalPolicy'): PolicySpec {
+  try {
+    return parsePolicySpec(what, value);
+  } catch (error) {
+    throw new WorkerConfigurationError((error as Error).message);
+  }
+}
+
 /** AGENT_USER_BUDGETS: a JSON object of budgets by user id (`*` for any user). */
 export function readUserBudgets(value: string | undefined, what = 'AGENT_USER_BUDGETS'): Record<string, Budget> | undefined {
   return readJsonSetting(value, what, '{"*": {"cost": 5}, "alice": {"tokens": 1000000}}', checkedUserBudgets);
@@ -157,7 +183,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     workspace,
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
     live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
-    ...definedOnly({ userBudgets: readUserBudgets(env.AGENT_USER_BUDGETS), modelLimits: readModelLimits(env.AGENT_MODEL_LIMITS) }),
+    ...definedOnly({ userBudgets: readUserBudgets(env.AGENT_USER_BUDGETS), modelLimits: readModelLimits(env.AGENT_MODEL_LIMITS), approvalPolicy: readApprovalPolicy(env.AGENT_APPROVAL_POLICY) }),
     textToolCallModels: modelList(env.AGENT_TEXT_TOOL_CALLS),
     constrainedCallModels: modelList(env.AGENT_CONSTRAINED_CALLS),
   };

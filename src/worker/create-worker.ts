@@ -1,3 +1,4 @@
+import { approvalSettingsProblem, type ApprovalSettings } from '../common/approvals';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type InjectedSinks, type WorkerInterceptors, type WorkerOptions } from '@temporalio/worker';
 import { bundlerLogger } from './bundler-logger';
 import type { DataConverter, Logger } from '@temporalio/common';
@@ -12,7 +13,8 @@ import type { Middleware } from '../activities/middleware';
 import { createChatModel } from '../model/create-chat-model';
 import { AgentRegistry } from '../toolkit/agent-registry';
 import type { AgentDefinition } from '../toolkit/define-agent';
-import { checkedModelLimits, checkedUserBudgets, readWorkerConfig, type WorkerConfig } from './config';
+import { checkedApprovalPolicy, checkedModelLimits, checkedUserBudgets, readWorkerConfig, type WorkerConfig } from './config';
+import { ApprovalPolicies } from '../policy/approval-policies';
 import { ModelQuota } from './model-quota';
 import { connectNative } from '../connection/connect-native';
 import { resolveWorkerConnection } from './worker-connection';
@@ -117,6 +119,13 @@ export interface AgentWorker {
   shutdown(): void;
 }
 
+/** The worker's default approvals settings, parsed like an agent's before any run uses them. */
+function checkedApprovals(value: unknown): ApprovalSettings {
+  const problem = approvalSettingsProblem('approvals', value);
+  if (problem) throw new Error(`Worker configuration: ${problem}.`);
+  return value as ApprovalSettings;
+}
+
 function fleetWarning(taskQueue: string, agents: string[], other: ForeignPoller): string {
   return (
     `Task queue '${taskQueue}' is shared with worker ${other.identity}, which serves ${other.agents.join(', ') || 'no agent'} (this one: ${agents.join(', ')}). ` +
@@ -163,6 +172,13 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const model = options.model ?? defaultModel(config);
   const notifications = notificationsOf(options.notifications);
   const deployment = options.deployment ?? readDeploymentOptions();
+  // Read once here: a policy that cannot be loaded is logged now and asks a person for its calls.
+  const policies = await ApprovalPolicies.load({
+    agents: options.agents,
+    ...(config.approvalPolicy ? { workerDefault: checkedApprovalPolicy(config.approvalPolicy) } : {}),
+    model,
+    warn: log,
+  });
   let registry: AgentRegistry | undefined;
   const tools = await loadWorkerTools({
     mcpServers: options.mcpServers,
@@ -229,6 +245,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           ...(notifications ? { notifications } : {}),
           ...(live ? { live: { calls: live.calls, url: live.endpoint.url } } : {}),
           ...(config.userBudgets ? { userBudgets: checkedUserBudgets(config.userBudgets) } : {}),
+          policies,
+          ...(config.approvals ? { approvals: checkedApprovals(config.approvals) } : {}),
           ...(config.modelLimits ? { quota: new ModelQuota(client, config.taskQueue, checkedModelLimits(config.modelLimits), config.defaultModel) } : {}),
         }),
       },

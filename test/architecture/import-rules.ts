@@ -13,15 +13,17 @@ export const ALLOWED_ROOMS: Record<string, readonly string[]> = {
   codec: ['common', 'http'],
   telemetry: ['common'],
   testing: ['common', 'http'],
-  toolkit: ['common', 'permissions', 'model'],
+  policy: ['common'],
+  toolkit: ['common', 'permissions', 'model', 'policy'],
   mcp: ['common', 'toolkit', 'permissions'],
   activities: ['common', 'permissions', 'telemetry', 'toolkit'],
   workflows: ['common', 'telemetry'],
   client: ['common', 'connection', 'codec', 'http', 'telemetry'],
   text: ['common'],
-  worker: ['common', 'activities', 'codec', 'connection', 'http', 'mcp', 'model', 'telemetry', 'toolkit', 'permissions'],
+  worker: ['common', 'activities', 'codec', 'connection', 'http', 'mcp', 'model', 'telemetry', 'toolkit', 'permissions', 'policy'],
   'mcp-server': ['common', 'client', 'codec', 'http', 'text'],
   inbox: ['common', 'client', 'codec', 'http', 'text'],
+  slack: ['common', 'client', 'http', 'inbox'],
   eval: ['common', 'client', 'codec', 'connection', 'testing', 'toolkit', 'worker'],
   entry: ['common', 'activities', 'client', 'codec', 'connection', 'eval', 'mcp', 'model', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
 };
@@ -31,8 +33,8 @@ const APPLICATION = new Set(['cli', 'demo']);
 /** What the workflow bundle's code may load: the sandbox's own packages, and only sandbox-safe telemetry (the sinks). */
 const WORKFLOW_PACKAGES = /^(@temporalio\/workflow|@temporalio\/common(\/lib\/[a-z-]+)?|zod)$/;
 const WORKFLOW_TELEMETRY = new Set(['telemetry/permission-decided', 'telemetry/run-metrics']);
-/** common/ is shared by the workflow sandbox, so it loads no Node module and no room above it. */
-const COMMON_PACKAGES = /^(@temporalio\/workflow|@temporalio\/common(\/lib\/[a-z-]+)?|zod|picomatch\/posix)$/;
+/** common/ is shared by the workflow sandbox, so it loads no Node module and no room above it (`@noble/hashes` is pure JavaScript: the run digests arguments too). */
+const COMMON_PACKAGES = /^(@temporalio\/workflow|@temporalio\/common(\/lib\/[a-z-]+)?|zod|picomatch\/posix|@noble\/hashes\/[a-z0-9]+)$/;
 
 /** Every import that breaks a rule, as `file → target: why`. */
 export function importViolations(imports: readonly SourceImport[]): string[] {

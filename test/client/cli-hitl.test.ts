@@ -1,4 +1,5 @@
 import { webUiUrlFor } from '../../src/client/client-config';
+import { argumentsDigest } from '../../src/common/arguments-digest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,6 +126,8 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
           suggestedRule: 'refund',
           input: { order_id: 'P1', amount: 70 },
           preview: '{"order_id":"P1","amount":70}',
+          argumentsDigest: argumentsDigest({ order_id: 'P1', amount: 70 }),
+          rulesVersion: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
       ]),
     );
@@ -149,6 +152,46 @@ describe('durable-agent CLI: pending, approve, deny, submit', () => {
     expect((await resultOf(id)).output).toBe('Results: Permission denied by user: order is too old');
     expect(refundsOf('P2')).toEqual([]);
     expect((await client!.get(id).eventsAfter(0)).filter((e) => e.type === 'permission_decided')).toEqual([expect.objectContaining({ callId: call.callId, behavior: 'deny', answeredBy: 'alice@example.com' })]);
+  });
+
+  cliTest('approve --digest/--rules-version: an answer for other arguments or rules is refused with the reason; the ones pending showed are taken', async () => {
+    const id = await start([refund('P2b', 9)]);
+    const [call] = await waitForPendingCalls(id);
+    expect(call.argumentsDigest).toBe(argumentsDigest({ order_id: 'P2b', amount: 9 }));
+    const listing = await waitForPendingListing(id);
+    expect(listing).toContain(`    bound:   --digest ${call.argumentsDigest} --rules-version ${call.rulesVersion} (add to approve or deny: refused if the arguments or the rules changed since)`);
+
+    const staleArguments = await runCliCaptured(['approve', id, call.callId, '--digest', argumentsDigest({ order_id: 'P2b', amount: 900 }), '--rules-version', call.rulesVersion!]);
+    expect(staleArguments.code).not.toBe(0);
+    expect(staleArguments.err.join('\n')).toContain('other arguments');
+    const staleRules = await runCliCaptured(['deny', id, call.callId, '--digest', call.argumentsDigest!, '--rules-version', 'f'.repeat(64)]);
+    expect(staleRules.code).not.toBe(0);
+    expect(staleRules.err.join('\n')).toContain('other rules');
+    expect(await waitForPendingCalls(id)).toEqual([expect.objectContaining({ callId: call.callId })]);
+
+    const approved = await runCliCaptured(['approve', id, call.callId, '--digest', call.argumentsDigest!, '--rules-version', call.rulesVersion!]);
+    expect(approved.code).toBe(0);
+    expect((await resultOf(id)).output).toBe('Results: refunded 9 on P2b');
+    expect(refundsOf('P2b')).toEqual([{ orderId: 'P2b', amount: 9 }]);
+  });
+
+  cliTest('delegate --to hands the call on: only the new approver may answer it then', async () => {
+    const id = await start([refund('P2c', 4)]);
+    const [call] = await waitForPendingCalls(id);
+    const handed = await runCliCaptured(['delegate', id, call.callId, '--to', 'bob', '--as', 'alice', '--reason', 'on leave', '--json']);
+    expect(handed.code).toBe(0);
+    expect(JSON.parse(handed.out[0])).toMatchObject({ callId: call.callId, approvers: ['bob'], delegatedBy: 'alice' });
+    const [listed] = await waitForPendingCalls(id);
+    expect(listed.approvers).toEqual(['bob']);
+    const notBob = await runCliCaptured(['approve', id, call.callId, '--as', 'carol']);
+    expect(notBob.code).toBe(1);
+    expect(notBob.err.join('\n')).toContain('carol');
+    expect(refundsOf('P2c')).toEqual([]);
+    expect((await runCliCaptured(['delegate', id, call.callId, '--as', 'bob'])).code).toBe(2);
+    expect((await runCliCaptured(['approve', id, call.callId, '--as', 'bob'])).code).toBe(0);
+    expect((await resultOf(id)).output).toBe('Results: refunded 4 on P2c');
+    const events = await client!.get(id).eventsAfter(0);
+    expect(events.find((e) => e.type === 'approval_delegated')).toMatchObject({ callId: call.callId, approvers: ['bob'], delegatedBy: 'alice', reason: 'on leave' });
   });
 
   cliTest('--as (or AGENT_ANSWERED_BY) names who approved or submitted, in the decision and the event; --as wins', async () => {

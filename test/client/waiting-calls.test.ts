@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentClient } from '../../src/client/agent-client';
+import { argumentsDigest } from '../../src/common/arguments-digest';
 import { WAITS_MEMO_KEY, type WaitingCall } from '../../src/common/contracts/published-waits';
 import { startScriptedModelServer } from '../../src/testing/scripted-model-server';
 import type { ScriptedModelServer } from '../../src/testing/scripted-model-types';
@@ -94,7 +95,11 @@ describe('waiting calls are listed from what runs publish: every one reachable b
       suggestedRule: 'refund',
       input: { order_id: 'ORD-0', amount: 5 },
       preview: '{"order_id":"ORD-0","amount":5}',
+      // What an answer sends back to bind itself to these arguments and rules (answer-rules).
+      argumentsDigest: argumentsDigest({ order_id: 'ORD-0', amount: 5 }),
+      rulesVersion: states[0]!.pending[0]!.rulesVersion,
     });
+    expect(first.rulesVersion).toMatch(/^[0-9a-f]{64}$/);
     expect(await client.countWaitingRuns(scope)).toBe(7);
 
     await startWorker();

@@ -2,6 +2,7 @@ import type { CliCommand } from '../command';
 import { requirePositional, stringOption, UsageError } from '../command';
 import { printJson } from '../cli-output';
 import { answeredByOf, answeredByOption } from '../answered-by';
+import { boundAnswerOf, boundAnswerOptions } from '../bound-answer';
 
 function parseInput(text: string | undefined): unknown {
   if (text === undefined) return undefined;
@@ -14,13 +15,14 @@ function parseInput(text: string | undefined): unknown {
 
 export const approveCommand: CliCommand = {
   name: 'approve',
-  usage: 'approve ID CALL_ID|--all [--input JSON] [--remember] [--as NAME] [--json]',
+  usage: 'approve ID CALL_ID|--all [--input JSON] [--remember] [--as NAME] [--digest HEX --rules-version HEX] [--json]',
   summary: 'Approve a waiting tool call (optionally with edited arguments, or remembered for the run).',
   options: {
     all: { type: 'boolean', description: 'approve every call of the run that waits now (the approveAll signal)' },
     input: { type: 'string', valueName: 'JSON', description: "replacement arguments, validated against the tool's schema again" },
     remember: { type: 'boolean', description: 'allow such calls for the rest of the run (the suggested rule)' },
     as: answeredByOption,
+    ...boundAnswerOptions,
   },
   examples: [
     'approve support-ab12cd34 call_0_0',
@@ -42,7 +44,7 @@ export const approveCommand: CliCommand = {
       return 0;
     }
     const callId = requirePositional(ctx, 1, 'call id (or --all)');
-    const options = { input: parseInput(stringOption(ctx, 'input')), remember, ...answeredByOf(ctx) };
+    const options = { input: parseInput(stringOption(ctx, 'input')), remember, ...answeredByOf(ctx), ...boundAnswerOf(ctx) };
     const decision = await (await ctx.connect()).get(id).approve(callId, options);
     if (ctx.json) printJson(ctx.output, decision);
     else ctx.output.out(`Approved ${callId}${remember ? ' (remembered for this run)' : ''}.`);

@@ -1,5 +1,6 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
+import { slackEndpointFromEnv } from './slack';
 
 const DEFAULT_PORT = 8790;
 
@@ -78,11 +79,14 @@ export const inboxCommand: CliCommand = {
     if (stringOption(ctx, 'module') !== undefined) ctx.output.err('--module is no longer used: the forms come from the tool schemas each run recorded.');
     const client = await ctx.connect();
     const scope = stringOption(ctx, 'query');
-    const inbox = await serveInbox({ client, port, host, auth, ...(scope ? { scope } : {}) });
+    // Two-way Slack when its environment is set (docs/slack.md): mounted at /slack/ on the inbox's own port.
+    const slack = await slackEndpointFromEnv(client, scope ? { scope } : {});
+    const inbox = await serveInbox({ client, port, host, auth, ...(scope ? { scope } : {}), ...(slack ? { slack } : {}) });
     const signIn = auth.tokens.length > 0 ? 'token' : auth.basicAuth.length > 0 ? 'basic' : 'none';
     ctx.output.out(ctx.json ? JSON.stringify({ url: inbox.url, signIn }) : `durable-agent inbox on ${inbox.url}${signIn === 'token' ? ' (sign in with your token)' : ''}`);
     await untilStopped();
     await inbox.close();
+    await slack?.close();
     return 0;
   },
 };

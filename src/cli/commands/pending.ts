@@ -42,7 +42,8 @@ export const pendingCommand: CliCommand = {
     'With ID: the calls that run waits on, its sub-agents\' included.\n' +
     'A waiting run whose calls cannot be read is listed as unreadable with the reason: undecryptable (no keys,\n' +
     `or not the key it was encrypted with), no_answer (no worker answered within ${WAITING_STATE_TIMEOUT_MS / 1000} s) or error. Then the exit code is ${UNREADABLE_EXIT_CODE}.\n` +
-    '--json prints { calls: [{ workflowId, agent, callId, tool, kind, since, reason?, suggestedRule?, input?, preview, startedBy?, top? }],\n' +
+    '--json prints { calls: [{ workflowId, agent, callId, tool, kind, since, reason?, suggestedRule?, input?, preview, startedBy?, top?,\n' +
+    '  argumentsDigest?, rulesVersion?, approvers?, reminded?, escalated?, delegatedBy? }],\n' +
     '  unreadable: [{ workflowId, agent, status, unreadable: { reason, message } }], nextPageToken? }.',
   options: {
     query: { type: 'string', valueName: 'QUERY', description: "a visibility query that narrows the runs, e.g. \"TaskQueue = 'support'\"" },

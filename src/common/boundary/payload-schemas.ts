@@ -22,13 +22,20 @@ const reason = () =>
     .optional();
 /** Who answered (a person's name or address, as the sender knows it), recorded with the answer. */
 const answeredBy = () => z.string().min(1, 'answeredBy must not be empty').max(MAX_NAME_CHARS).optional();
+/** What the answerer saw: the arguments' digest and the rules' version a waiting call publishes (optional: older senders leave them out). */
+const digest = (what: string) =>
+  z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, `${what} must be 64 lowercase hex digits (the waiting call's own, as published)`)
+    .optional();
+const bound = () => ({ argumentsDigest: digest('argumentsDigest'), rulesVersion: digest('rulesVersion') });
 const groupNames = () => z.array(z.string().min(1).max(MAX_NAME_CHARS)).max(1_000).optional();
 const submitToolResult = () => z.object({ callId: callId(), output: z.string(), isError: z.boolean().optional(), answeredBy: answeredBy() }).strict();
 
 /** Every handler by its Temporal name, for the docs test and the bad-payload tests. */
 const BUILDERS = {
-  approve: () => z.object({ callId: callId(), input: editedInput(), remember: remember(), answeredBy: answeredBy() }).strict(),
-  deny: () => z.object({ callId: callId(), reason: reason(), answeredBy: answeredBy() }).strict(),
+  approve: () => z.object({ callId: callId(), input: editedInput(), remember: remember(), answeredBy: answeredBy(), ...bound() }).strict(),
+  deny: () => z.object({ callId: callId(), reason: reason(), answeredBy: answeredBy(), ...bound() }).strict(),
   /** No argument at all (the Temporal CLI without --input) means `{}`. */
   approveAll: () =>
     z
@@ -47,6 +54,18 @@ const BUILDERS = {
         input: editedInput(),
         remember: remember(),
         answeredBy: answeredBy(),
+        ...bound(),
+      })
+      .strict(),
+  /** An approver hands a waiting call to others (`to`: identities or `group:NAME`), who may answer it from then on. */
+  delegate: () =>
+    z
+      .object({
+        callId: callId(),
+        to: z.array(z.string().min(1, 'a delegate must not be empty').max(MAX_NAME_CHARS)).min(1, 'to needs at least one name').max(100),
+        answeredBy: answeredBy(),
+        reason: reason(),
+        ...bound(),
       })
       .strict(),
   submitToolResultUpdate: submitToolResult,
@@ -90,6 +109,12 @@ const BUILDERS = {
                 agent: z.string().min(1).max(MAX_NAME_CHARS),
                 repeats: z.object({ callId: callId(), preview: z.string().max(1_000) }).strict().optional(),
                 budget: z.literal(true).optional(),
+                argumentsDigest: z.string().max(64).optional(),
+                rulesVersion: z.string().max(64).optional(),
+                approvers: z.array(z.string().max(MAX_NAME_CHARS)).max(200).optional(),
+                reminded: z.number().int().nonnegative().optional(),
+                escalated: z.literal(true).optional(),
+                delegatedBy: z.string().max(MAX_NAME_CHARS).optional(),
               })
               .strict(),
           )

@@ -11,6 +11,7 @@ import { decide } from './approval';
 import { submit } from './external';
 import { isBudgetCall } from './budget-call';
 import { allowanceSchema } from '../../common/budget';
+import { answerRulesProblem, type AnswerClaims } from './answer-rules';
 
 /** Answers from outside — a person's decision, a submitted result — taken by one set of rules for both kinds. */
 
@@ -70,6 +71,7 @@ function refuseIfProblem(state: Writing<'calls'>, kind: WaitKind, callId: string
  * the call asks.
  */
 export async function recordDecision(state: Writing<'calls'>, request: DecideRequest, early = false): Promise<ApprovalDecision> {
+  refuseByRules(state, request.callId, request);
   let input: unknown = request.input;
   if (early && input !== undefined && isUnseen(state, request.callId)) {
     throw ApplicationFailure.nonRetryable('edited input needs the call to be known first', 'Agent.UnknownCall');
@@ -88,8 +90,9 @@ export async function recordDecision(state: Writing<'calls'>, request: DecideReq
     }
     input = checked.input;
   }
-  // Checked again: another answer may have come while the input was being validated.
+  // Checked again: another answer (or a delegation) may have come while the input was being validated.
   refuseIfProblem(state, 'approval', request.callId, early);
+  refuseByRules(state, request.callId, request);
   const decision: ApprovalDecision = {
     callId: request.callId,
     approved: request.approved,
@@ -103,6 +106,25 @@ export async function recordDecision(state: Writing<'calls'>, request: DecideReq
   applyChange(state, change);
   applyChange(state, decide(record, decision));
   return decision;
+}
+
+/** Refuses an answer the run's rules do not take (see answer-rules.ts): it changes nothing. */
+export function refuseByRules(state: Writing<'calls'>, callId: string, claims: AnswerClaims): void {
+  const problem = answerRulesProblem(state, callId, claims);
+  if (problem) throw ApplicationFailure.nonRetryable(problem, 'Agent.AnswerRefused');
+}
+
+/**
+ * A signal's answer the run's rules do not take: recorded as `call_answer_refused` (a signal
+ * cannot answer back), and true, so the answer is not applied.
+ */
+export function refusedSignalAnswer(state: Writing<'calls'>, handler: string, callId: string, claims: AnswerClaims): boolean {
+  const problem = answerRulesProblem(state, callId, claims);
+  if (!problem) return false;
+  applyChange(state, {
+    events: [{ type: 'call_answer_refused', callId, handler, reason: problem, ...(claims.answeredBy !== undefined ? { answeredBy: claims.answeredBy } : {}) }],
+  });
+  return true;
 }
 
 /** The amounts a person allows on a budget's call, checked here: they are the run's own, not a tool's input. */

@@ -9,6 +9,7 @@ import type { CallChange, NoticeBody } from './change';
 import { answeredNotice, waitingNotice } from './notices';
 import { move, writable } from './phases';
 import { earlierRun } from './repeated-calls';
+import { answerRulesOn, approversForTool, currentRulesVersion } from './answer-rules';
 
 /** The approval half of a call's lifecycle: asked, decided by a person (or by nobody in time). */
 
@@ -57,6 +58,7 @@ export function askApprovals(state: Writing<'calls'>, asks: readonly AskCall[]):
     const early = record.answer !== undefined;
     const call = callOf(state, ask.callId);
     const repeats = call ? earlierRun(state, call)?.repeats : undefined;
+    const version = answerRulesOn(state) ? currentRulesVersion(state) : undefined;
     events.push({
       type: 'permission_requested',
       callId: ask.callId,
@@ -65,9 +67,15 @@ export function askApprovals(state: Writing<'calls'>, asks: readonly AskCall[]):
       reason: ask.decision.reason,
       ...(ask.decision.suggestedRule ? { suggestedRule: ask.decision.suggestedRule } : {}),
       ...(repeats ? { repeats: repeats.callId } : {}),
+      ...(ask.decision.policy ? { policy: ask.decision.policy } : {}),
+      ...(version !== undefined ? { rulesVersion: version } : {}),
     });
     const target = move(record, 'ask', { name: 'awaiting_approval' });
     Object.assign(target, { input: record.answer?.input ?? ask.input, permission: ask.decision, askedAt: nowIso(), ...(repeats ? { repeats } : {}) });
+    if (answerRulesOn(state)) {
+      const approvers = approversForTool(state, ask.tool);
+      Object.assign(target, { rulesVersion: version, ...(approvers ? { approvers: [...approvers] } : {}) });
+    }
     if (!early) notices.push(waitingNotice(record, 'approval', ask.input, ask.decision.reason));
   }
   return { events, status: 'awaiting_approval', waitsChanged: true, notices, approvalWaits: 1 };

@@ -42,9 +42,12 @@ export function checked(state: Writing<'calls'>, prepared: PreparedCall): CallCh
   if (!('decision' in prepared) || !prepared.decision) return {};
   const { callId, tool, decision } = { ...prepared, decision: prepared.decision };
   target.permission = decision;
+  // A denial is an event; so is an approval policy's allow (docs/policies.md), never the rules' own.
+  const decided = prepared.outcome === 'result' || (prepared.outcome === 'run' && decision.policy !== undefined);
+  const behavior = prepared.outcome === 'run' ? ('allow' as const) : ('deny' as const);
   return {
     decisions: [{ callId, tool, behavior: decision.behavior, by: 'rules', reason: decision.reason }],
-    ...(prepared.outcome === 'result' ? { events: [{ type: 'permission_decided', callId, tool, behavior: 'deny', by: 'rules', reason: decision.reason }] } : {}),
+    ...(decided ? { events: [{ type: 'permission_decided', callId, tool, behavior, by: 'rules', reason: decision.reason, ...(decision.policy ? { policy: decision.policy } : {}) }] } : {}),
   };
 }
 

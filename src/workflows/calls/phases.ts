@@ -11,6 +11,10 @@ export const TRANSITIONS = {
   checked: { from: ['checking'], to: 'queued' },
   /** The engine asked: it waits for a person's decision. */
   ask: { from: ['queued'], to: 'awaiting_approval' },
+  /** Still waiting: its approvers were reminded, it was escalated, or an approver handed it to others. */
+  remind: { from: ['awaiting_approval'], to: 'awaiting_approval' },
+  escalate: { from: ['awaiting_approval'], to: 'awaiting_approval' },
+  delegate: { from: ['awaiting_approval'], to: 'awaiting_approval' },
   /** A person approved it: it waits for its turn again. */
   approve: { from: ['awaiting_approval'], to: 'queued' },
   /** A person denied it, or nobody decided in time. */

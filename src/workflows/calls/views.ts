@@ -6,6 +6,21 @@ import { specOf } from '../toolset';
 import { ALLOWANCE_JSON_SCHEMA } from '../../common/budget';
 import { isBudgetCall } from './budget-call';
 import type { JsonSchema } from '../../common/tools';
+import { argumentsDigest } from '../../common/arguments-digest';
+import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
+
+/** What a waiting approval says of its approvers and what an answer binds to, in runs with `answer-rules`. */
+function answerRulesView(state: Reading, record: ToolCallRecord): Partial<PendingCall> {
+  if (!hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.answerRules)) return {};
+  return {
+    argumentsDigest: argumentsDigest(record.input),
+    ...(record.rulesVersion !== undefined ? { rulesVersion: record.rulesVersion } : {}),
+    ...(record.approvers ? { approvers: [...record.approvers] } : {}),
+    ...(record.reminded ? { reminded: record.reminded } : {}),
+    ...(record.escalated ? { escalated: true as const } : {}),
+    ...(record.delegatedBy !== undefined ? { delegatedBy: record.delegatedBy } : {}),
+  };
+}
 
 /** The views of the run's call records: what waits, what the state query shows, what is carried and published. */
 
@@ -27,6 +42,7 @@ function pendingOf(state: Reading, record: ToolCallRecord): PendingCall | undefi
       since: record.askedAt!,
       ...(record.repeats ? { repeats: record.repeats } : {}),
       ...schema(),
+      ...answerRulesView(state, record),
     };
   }
   if (record.phase.name === 'awaiting_external' && !record.submission) {
@@ -99,6 +115,12 @@ export function publishedWaits(state: Reading): PublishedWaits {
         ...(call.decision?.suggestedRule ? { suggestedRule: call.decision.suggestedRule } : {}),
         ...(call.repeats ? { repeats: call.repeats } : {}),
         ...publishedInput(call.input),
+        ...(call.argumentsDigest !== undefined ? { argumentsDigest: call.argumentsDigest } : {}),
+        ...(call.rulesVersion !== undefined ? { rulesVersion: call.rulesVersion } : {}),
+        ...(call.approvers ? { approvers: call.approvers } : {}),
+        ...(call.reminded ? { reminded: call.reminded } : {}),
+        ...(call.escalated ? { escalated: true as const } : {}),
+        ...(call.delegatedBy !== undefined ? { delegatedBy: call.delegatedBy } : {}),
       }),
     );
   const top = topRunOf(state);

@@ -8,6 +8,12 @@ import { beginBudgetCall, endBatch, recordOf } from './book';
 import { askForMore, endBudgetWait, type BudgetAnswer, type BudgetAsk } from './budget-call';
 import type { Spend } from '../../common/budget';
 import { endResultWait, resultWaitStarts } from './external';
+import { answerRulesOn } from './answer-rules';
+import { dueSteps } from './reminder-schedule';
+import { escalate, remind } from './still-waiting';
+import { durationMs } from '../../common/duration';
+import { nowMs } from '../platform';
+import type { ToolCallRecord } from '../../common/tool-call-record';
 
 /**
  * The run waits for answers from outside: nothing is held on a worker meanwhile, the wait is a
@@ -24,13 +30,36 @@ export async function awaitApprovals(state: Writing<'calls'>, asks: readonly Ask
   const decidedEarly = new Set(records.filter((record) => record.answer).map((record) => record.callId));
   applyChange(state, askApprovals(state, asks));
   try {
-    await untilAnswered(() => records.every((record) => record.answer), state.descriptor.approvalTimeout);
+    const answered = () => records.every((record) => record.answer);
+    if (answerRulesOn(state)) await untilAnsweredWithReminders(state, records, answered, state.descriptor.approvalTimeout);
+    else await untilAnswered(answered, state.descriptor.approvalTimeout);
   } finally {
     applyChange(state, { approvalWaits: -1 });
   }
   const { outcomes, change } = endApprovalWait(state, asks, decidedEarly);
   applyChange(state, change);
   return outcomes;
+}
+
+/**
+ * The approvals' wait with the reminders and escalations of its calls: each a timer in history,
+ * so a worker that takes the run over replays those already sent and sends only the next. The
+ * approval timeout ends the wait as before.
+ */
+async function untilAnsweredWithReminders(state: Writing<'calls'>, records: readonly ToolCallRecord[], answered: () => boolean, timeout: Duration | undefined): Promise<void> {
+  const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
+  const end = timeoutMs === undefined ? undefined : nowMs() + timeoutMs;
+  const steps = dueSteps(state, records, end);
+  for (const due of steps) {
+    if (answered()) return;
+    const wait = due.at - nowMs();
+    if (wait > 0 && (await condition(answered, wait))) return;
+    const record = recordOf(state, due.callId);
+    if (!record || record.answer || record.phase.name !== 'awaiting_approval') continue;
+    applyChange(state, due.step.kind === 'remind' ? remind(record) : escalate(record, due.step.to));
+  }
+  if (end === undefined) await condition(answered);
+  else if (end > nowMs()) await condition(answered, end - nowMs());
 }
 
 /** Waits for the result submitted for this call (or the agent's external timeout). */

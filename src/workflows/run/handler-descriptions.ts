@@ -9,6 +9,7 @@ export const HANDLER_DESCRIPTIONS = {
   submitToolResult: 'The result of an external call: {"callId": "...", "output": "...", "isError"?: true}',
   setGroups: 'Change the active tool groups: {"activate"?: ["group"], "deactivate"?: ["group"]}',
   decide: 'Approve or deny a waiting call and learn at once whether the run took it: {"callId": "...", "approved": true}',
+  delegate: 'Hand a call that waits for approval to other approvers, who alone may answer it then: {"callId": "...", "to": ["name" or "group:NAME"], "answeredBy": "..."}',
   submitToolResultUpdate: "An external call's result, answered with whether the run took it: {\"callId\": \"...\", \"output\": \"...\"}",
   addInput: 'Add a user message while the run works or waits; its next model call sees it: {"text": "...", "addedBy"?: "..."}',
   state: "The run's state: status, pending calls with their records, messages, usage",

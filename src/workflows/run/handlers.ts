@@ -10,6 +10,7 @@ import {
   conversationPageQuery,
   conversationQuery,
   decideUpdate,
+  delegateUpdate,
   denySignal,
   eventsQuery,
   setGroupsSignal,
@@ -21,7 +22,19 @@ import {
   submitToolResultUpdate,
 } from '../../common/definitions';
 import { forwardToSubAgent } from '../tools';
-import { allPending, answerProblem, noteSubAgentWaiting, ownPending, recordDecision, recordSubmission, subAgentHolding } from '../calls';
+import {
+  allPending,
+  answerProblem,
+  answerRulesProblem,
+  delegateCall,
+  delegationProblem,
+  noteSubAgentWaiting,
+  ownPending,
+  recordDecision,
+  recordSubmission,
+  refusedSignalAnswer,
+  subAgentHolding,
+} from '../calls';
 import { changeGroups, noteGroups } from '../toolset';
 import { apply, eventsAfter, showRefusalInRun } from '../effects';
 import { addInput, conversationPage, inputRefusal } from '../context';
@@ -85,7 +98,7 @@ function answerValidator(state: RunState, handler: 'decide' | 'submitToolResultU
   return (raw) => {
     const request = validated(state, handler, raw);
     refuseIfHeldElsewhere(state, request.callId);
-    const problem = answerProblem(state, kind, request.callId);
+    const problem = answerProblem(state, kind, request.callId) ?? (handler === 'decide' ? answerRulesProblem(state, request.callId, request) : undefined);
     if (problem) throw new Error(problem);
   };
 }
@@ -98,12 +111,12 @@ export function installHandlers(state: RunState): void {
 
   setHandler(
     approveSignal,
-    onAnswer(state, 'approve', (req) => recordDecision(state, { ...req, approved: true }, true)),
+    onAnswer(state, 'approve', (req) => refusedSignalAnswer(state, 'approve', req.callId, req) || recordDecision(state, { ...req, approved: true }, true)),
     { description: HANDLER_DESCRIPTIONS.approve },
   );
   setHandler(
     denySignal,
-    onAnswer(state, 'deny', (req) => recordDecision(state, { ...req, approved: false }, true)),
+    onAnswer(state, 'deny', (req) => refusedSignalAnswer(state, 'deny', req.callId, req) || recordDecision(state, { ...req, approved: false }, true)),
     { description: HANDLER_DESCRIPTIONS.deny },
   );
   setHandler(
@@ -111,6 +124,7 @@ export function installHandlers(state: RunState): void {
     onSignal(state, 'approveAll', async (req) => {
       const remember = req.remember ? { remember: req.remember } : {};
       for (const pending of ownPending(state).filter((call) => call.kind === 'approval' && !asksForBudget(call))) {
+        if (refusedSignalAnswer(state, 'approveAll', pending.callId, {})) continue;
         await recordDecision(state, { callId: pending.callId, approved: true, ...remember }, true).catch((error: Error) =>
           apply(state, { rejected: [{ handler: 'approveAll', reason: `approveAll: ${error.message}`, callId: pending.callId }] }),
         );
@@ -149,6 +163,15 @@ export function installHandlers(state: RunState): void {
   setHandler(decideUpdate, (req) => recordDecision(state, acceptedRequest(state, 'decide', req)), {
     description: HANDLER_DESCRIPTIONS.decide,
     validator: answerValidator(state, 'decide', 'approval'),
+  });
+  setHandler(delegateUpdate, (req) => delegateCall(state, acceptedRequest(state, 'delegate', req)), {
+    description: HANDLER_DESCRIPTIONS.delegate,
+    validator: (raw) => {
+      const request = validated(state, 'delegate', raw);
+      refuseIfHeldElsewhere(state, request.callId);
+      const problem = delegationProblem(state, request);
+      if (problem) throw new Error(problem);
+    },
   });
   setHandler(submitToolResultUpdate, (req) => recordSubmission(state, acceptedRequest(state, 'submitToolResultUpdate', req)), {
     description: HANDLER_DESCRIPTIONS.submitToolResultUpdate,

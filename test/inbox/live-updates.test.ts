@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LiveUpdates, nextPollDelay, type LiveReading } from '../../src/inbox/live-updates';
+
+const spacing = { fastMs: 1_000, idleMs: 5_000 };
+
+describe("the inbox's live updates: polls space out while nothing changes", () => {
+  test('the next wait: the fastest after a change or at first, doubled after an unchanged poll, never past the idle spacing', () => {
+    expect(nextPollDelay(undefined, false, spacing)).toBe(1_000);
+    expect(nextPollDelay(1_000, false, spacing)).toBe(2_000);
+    expect(nextPollDelay(2_000, false, spacing)).toBe(4_000);
+    expect(nextPollDelay(4_000, false, spacing)).toBe(5_000);
+    expect(nextPollDelay(5_000, false, spacing)).toBe(5_000);
+    expect(nextPollDelay(5_000, true, spacing)).toBe(1_000);
+  });
+
+  describe('on a real event stream', () => {
+    let server: Server;
+    let live: LiveUpdates;
+    let reading: LiveReading = { firstPage: ['a/1'], waiting: new Set() };
+    const reads: number[] = [];
+
+    beforeAll(async () => {
+      live = new LiveUpdates(async () => {
+        reads.push(performance.now());
+        return reading;
+      }, { fastMs: 40, idleMs: 320 });
+      server = createServer((_request, response) => live.listen(response));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(async () => {
+      live.close();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    test('an unchanged list is read less and less often; a change is sent and brings the fast reads back', async () => {
+      const events = new AbortController();
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { signal: events.signal });
+      const body = response.body!.getReader();
+      const received: string[] = [];
+      const pump = (async () => {
+        for (;;) {
+          const chunk = await body.read().catch(() => ({ done: true, value: undefined }));
+          if (chunk.done) return;
+          received.push(new TextDecoder().decode(chunk.value));
+        }
+      })();
+
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const unchanged = reads.length;
+      // Read every 40 ms the window would hold about 37 reads; spaced 40, 80, 160, 320, 320… it holds about 7.
+      expect(unchanged).toBeGreaterThanOrEqual(4);
+      expect(unchanged).toBeLessThanOrEqual(12);
+      const gaps = reads.slice(1).map((at, i) => at - reads[i]!);
+      expect(gaps.at(-1)!).toBeGreaterThan(gaps[0]! * 3);
+
+      reading = { firstPage: ['a/1', 'b/2'], waiting: new Set() };
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(received.join('')).toContain('"keys":["a/1","b/2"]');
+      const afterChange = reads.slice(unchanged);
+      // The poll that saw the change is followed by a fast one (40 ms), not by the idle spacing.
+      const changeRead = afterChange[0]!;
+      expect(afterChange[1]! - changeRead).toBeLessThan(280);
+
+      events.abort();
+      await pump;
+    });
+  });
+});
