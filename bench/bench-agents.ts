@@ -18,6 +18,8 @@ export const BenchModels = {
   answer: 'answer-model',
   /** Like `loop`, with the page tool: a result of PAGE_CHARS each iteration. */
   reader: 'reader-model',
+  /** One `refund` of 50 on order P1, then `done` (the policy part's agents). */
+  policy: 'refund-model',
 } as const;
 
 export const SLOW_TOOL_MS = 1000;

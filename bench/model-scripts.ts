@@ -20,6 +20,7 @@ export function benchModelScripts(): Pick<ScriptedModelServerOptions, 'script' |
       [BenchModels.reader]: loopScript('read_page'),
       [BenchModels.delegate]: (_req, info) => (info.toolResults.length === 0 ? { toolCalls: [{ name: 'answerer', arguments: { task: 'go' } }] } : 'done'),
       [BenchModels.answer]: () => 'done',
+      [BenchModels.policy]: (_req, info) => (info.toolResults.length === 0 ? { toolCalls: [{ name: 'refund', arguments: { order_id: 'P1', amount: 50 } }] } : 'done'),
       [BenchModels.parallel]: (_req, info) =>
         info.turnIndex === 0 ? { toolCalls: [1, 2, 3].map((n) => ({ name: 'slow', arguments: { n } })) } : 'done',
     },

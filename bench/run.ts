@@ -2,7 +2,7 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, loop, cases, stream, fair, quota, wait, model, evals (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, loop, cases, stream, fair, quota, wait, model, evals, policy, remind (default: all)
 //   BENCH_STREAMED_RUNS      runs of the loop part's streamed five-turn loop (and as many awaited by result(), alternating) (20)
 //   BENCH_LOOP_TIMELINE      set: the loop part also prints when each item of one streamed run arrived
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
@@ -23,6 +23,8 @@
 //   BENCH_EVAL_MODELS        the evals part's local models (0.5b,1.5b,gemma-270m): the support eval, calls held to the schemas and not
 //   BENCH_EVAL_REPEAT        the evals part's --repeat (5)
 //   BENCH_EVAL_MODES         the evals part's ways of reading calls: held (to the schemas), text (held,text)
+//   BENCH_POLICY_ROUNDS      runs of each kind in the policy part (unpoliced, Cedar, Rego; 40), and BENCH_POLICY_CHECKS checks of each (2000)
+//   BENCH_REMIND_RUNS        runs parked with reminders (4h, 1d) and an escalation (2d) in the remind part, and as many without (1000)
 //   BENCH_WAITING            runs waiting at once in the waiting-calls part, comma-separated (1000,10000); or `--waiting N[,N…]`
 import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
@@ -56,6 +58,8 @@ import { measureFairness } from './fairness-bench';
 import { measureModelQuota } from './quota-bench';
 import { bundleReleaseWorkflows, type Release } from './release-bundle';
 import { measureStreamedLoop } from './streamed-loop';
+import { measurePolicies } from './policy-bench';
+import { measureReminders } from './remind-bench';
 
 /** The release whose workflow code P1 runs beside this one's. */
 const PREVIOUS_RELEASE: Release = '0.6.0';
@@ -119,7 +123,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'wait'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'wait', 'policy', 'remind'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -200,6 +204,17 @@ async function main(): Promise<void> {
     );
     await part('model', () => measureRealModels((process.env.BENCH_MODELS ?? '0.5b,1.5b').split(',').map((size) => size.trim())));
     await part('evals', () => measureModelEvals((process.env.BENCH_EVAL_MODELS ?? '0.5b,1.5b,gemma-270m').split(',').map((size) => size.trim()), setting('BENCH_EVAL_REPEAT', 5), server.address, evalModes(process.env.BENCH_EVAL_MODES)));
+    await part('policy', () =>
+      measurePolicies({ connection: native, address: server.address, modelUrl: model.baseURL, bundle: bundle!, rounds: setting('BENCH_POLICY_ROUNDS', 40), checks: setting('BENCH_POLICY_CHECKS', 2000) }),
+    );
+    await part('remind', () =>
+      measureReminders({
+        modelUrl: model.baseURL,
+        bundleFile: writeBundleFile(join(stateDir, 'bench-remind-bundle.js'), bundle!),
+        runs: setting('BENCH_REMIND_RUNS', 1000),
+        timeoutMs: PARKED_TIMEOUT_S * 1000,
+      }),
+    );
     printSummary(rows);
     await native.close();
   } finally {
