@@ -102,13 +102,14 @@ describe('model rate limits kept by the whole fleet (worker processes sharing a 
     expect(results.map((result) => result.output)).toEqual(Array(8).fill('answered'));
     const arrivals = model.requests.slice(before).filter((request) => request.model === 'quota-model').map((request) => request.at);
     // The first request was refused. Calls already starting when it came (the pause takes a round trip
-    // to reach the quota workflow) may still go in the next moments; after that nothing reached the
-    // provider until the 3 s it asked for had passed — at 600 a minute, 26 calls would have.
+    // to reach the quota workflow, up to a second on a loaded machine) may still go in the next
+    // moments; after that nothing reached the provider until the 3 s it asked for had passed — at
+    // 600 a minute, 19 calls would have between 1 and 2.9 s.
     expect(arrivals).toHaveLength(9);
     const refusedAt = arrivals[0]!;
     const later = arrivals.slice(1);
-    expect(later.filter((at) => at < refusedAt + 400).length).toBeLessThanOrEqual(3);
-    expect(later.filter((at) => at >= refusedAt + 400 && at < refusedAt + 2_900)).toEqual([]);
+    expect(later.filter((at) => at < refusedAt + 1_000).length).toBeLessThanOrEqual(3);
+    expect(later.filter((at) => at >= refusedAt + 1_000 && at < refusedAt + 2_900)).toEqual([]);
     const quota = client.get(modelQuotaWorkflowId(taskQueue, 'quota-model')).handle;
     expect(await quota.query<number>('pausedUntil')).toBeGreaterThanOrEqual(refusedAt + 2_900);
     await maybeRecordHistory(client.get(quota.workflowId), 'model-quota-paused');
