@@ -134,6 +134,9 @@ describe('an update over 2 MiB from a sender that checks no sizes (Temporal Serv
     async () => {
       const parked = await parkedRun({ ui: true });
       const dir = mkdtempSync(join(tmpdir(), 'durable-agent-oversized-'));
+      // The senders still retrying when an expectation fails are awaited before the connection closes:
+      // a retry that fired after it would throw in whichever test file ran next in this jest worker.
+      const inFlight: Promise<unknown>[] = [];
       try {
         const { run, refund, ship, connection, server } = parked;
         const inputFile = join(dir, 'submit.json');
@@ -147,6 +150,7 @@ describe('an update over 2 MiB from a sender that checks no sizes (Temporal Serv
           ...error,
           seconds: (Date.now() - started) / 1000,
         }));
+        inFlight.push(temporalCli, raw);
 
         // The Web UI's API (the UI server, which forwards to the same frontend call) answers at once.
         const ui = parked.server.uiUrl!;
@@ -156,15 +160,19 @@ describe('an update over 2 MiB from a sender that checks no sizes (Temporal Serv
         }, 'the Web UI to serve');
         const cookie = (settings.headers.get('set-cookie') ?? '').split(';')[0]!;
         const data = Buffer.from(JSON.stringify({ callId: refund, approved: true, reason: 'z'.repeat(3 * MiB) })).toString('base64');
-        const response = await fetch(`${ui}/api/v1/namespaces/default/workflows/${run.workflowId}/update/decide`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': cookie.split('=')[1] ?? '' },
-          body: JSON.stringify({
-            workflowExecution: { workflowId: run.workflowId },
-            request: { meta: { updateId: 'from-the-web-ui' }, input: { name: 'decide', args: { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] } } },
-            waitPolicy: { lifecycleStage: 'UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED' },
-          }),
-        });
+        // 503: the UI server has not reached the frontend yet (it connects on its first call); asked again then.
+        const response = await waitFor(async () => {
+          const answer = await fetch(`${ui}/api/v1/namespaces/default/workflows/${run.workflowId}/update/decide`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': cookie.split('=')[1] ?? '' },
+            body: JSON.stringify({
+              workflowExecution: { workflowId: run.workflowId },
+              request: { meta: { updateId: 'from-the-web-ui' }, input: { name: 'decide', args: { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data }] } } },
+              waitPolicy: { lifecycleStage: 'UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED' },
+            }),
+          });
+          return answer.status === 503 ? undefined : answer;
+        }, "the Web UI's answer to the update");
         expect(response.status).toBe(429);
         expect(await response.json()).toMatchObject({ code: 8, message: LIMIT_NAMED });
 
@@ -183,6 +191,7 @@ describe('an update over 2 MiB from a sender that checks no sizes (Temporal Serv
         expect(readFileSync(server.logFile, 'utf8')).not.toMatch(/level=ERROR|panic/);
         await stillParked(run, 3);
       } finally {
+        await Promise.allSettled(inFlight);
         rmSync(dir, { recursive: true, force: true });
         await parked.stop();
       }
