@@ -5,3 +5,4 @@ export { readBody, readJsonBody, type ReadBodyOptions, type ReadJsonBodyOptions 
 export { EventStream, formatEvent, type EventStreamOptions, type ServerSentEvent } from './event-stream';
 export { normalOrigin, originAllowed, sameOrigin } from './origin';
 export { isLoopbackHost, loopbackHostHeader } from './loopback';
+export { InFlight } from './in-flight';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AgentClient } from '../client/agent-client';
 import { runsByIdFilter } from '../client/run-filter';
 import { createRunStreamHandler } from '../client/stream/stream-http';
-import { HttpError, isLoopbackHost, loopbackHostHeader, sameOrigin } from '../http';
+import { HttpError, InFlight, isLoopbackHost, loopbackHostHeader, sameOrigin } from '../http';
 import { MAX_NAME_CHARS } from '../common/boundary/limits';
 import type { AgentEvent } from '../common/events';
 import type { AgentRunState } from '../common/run';
@@ -274,8 +274,9 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
     throw new HttpError(404, `Not found: ${url.pathname}`);
   }
 
+  const requests = new InFlight();
   const http = createServer((request, response) => {
-    route(request, response).catch((error: Error) => {
+    void requests.track(route(request, response)).catch((error: Error) => {
       if (response.headersSent) return void response.end();
       const status = error instanceof HttpError ? error.status : 500;
       const headers = error instanceof HttpError ? error.headers : {};
@@ -294,6 +295,7 @@ export async function serveInbox(options: InboxOptions): Promise<InboxServer> {
       live.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      await requests.settled();
     },
   };
 }

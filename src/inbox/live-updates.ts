@@ -36,9 +36,9 @@ export function nextPollDelay(lastMs: number | undefined, changed: boolean, spac
  * Server-sent events for every open page, from one poll shared by all of them. A list page gets
  * `waiting` (the keys of the first page's calls) whenever they change; an item page gets `gone`
  * once the call it follows stops waiting. The poll reads visibility only: the first page of what
- * waits while a list page listens, and the runs of the watched calls while an item page does. Polls
- * space out while nothing changes (`nextPollDelay`); a page that opens is answered by a poll at once.
- * It stops while no page listens.
+ * waits while a list page listens, and the runs of the watched calls while an item page does. While
+ * only list pages listen, polls space out as long as nothing changes (`nextPollDelay`); a page that
+ * opens is answered by a poll at once. It stops while no page listens.
  */
 export class LiveUpdates {
   private readonly listeners = new Set<Listener>();
@@ -68,7 +68,10 @@ export class LiveUpdates {
 
   private schedule(changed: boolean): void {
     if (this.listeners.size === 0) return;
-    this.delayMs = nextPollDelay(this.delayMs, changed, this.spacing);
+    // An item page waits to hear at once that its call was answered elsewhere, and its read is by run id:
+    // cheap. Only the list's first page, which orders every waiting run, is worth spacing out.
+    const itemPageOpen = [...this.listeners].some((listener) => listener.watch);
+    this.delayMs = nextPollDelay(this.delayMs, changed || itemPageOpen, this.spacing);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.poll(), this.delayMs);
   }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifySlackRequest, webApi } from '@slack/bolt';
 import type { AgentClient } from '../client/agent-client';
-import { HttpError, readBody } from '../http';
+import { HttpError, InFlight, readBody } from '../http';
 import { CallMessages } from './call-messages';
 import { parseInteraction } from './interaction-payloads';
 import { MessageStore } from './message-store';
@@ -60,6 +60,7 @@ export async function createSlackEndpoint(options: SlackEndpointOptions): Promis
   const paths = { interactions: `${config.basePath}/interactions`, notices: `${config.basePath}/notices` };
   const { receiver } = createSlackApp({ config, client, slack, messages, log }, paths.interactions);
   const replays = new ReplayGuard();
+  const work = new InFlight();
 
   /** Checked here with Bolt's own verifySlackRequest so that a malformed payload is a clear 400 (and only once it is Slack's): Bolt's receiver checks again. */
   async function interaction(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -113,7 +114,7 @@ export async function createSlackEndpoint(options: SlackEndpointOptions): Promis
       response.writeHead(405, { Allow: 'POST' }).end();
       return true;
     }
-    await route(request, response).catch((error: unknown) => {
+    await work.track(route(request, response)).catch((error: unknown) => {
       if (error instanceof HttpError) return sendJson(response, error.status, { error: error.message });
       log('error', `slack: ${path}: ${(error as Error).message}`);
       sendJson(response, 500, { error: 'Internal error' });
@@ -122,7 +123,7 @@ export async function createSlackEndpoint(options: SlackEndpointOptions): Promis
   }
 
   const catchUp = () =>
-    messages.reconcile().catch((error: Error) => {
+    work.track(messages.reconcile()).catch((error: Error) => {
       log('warn', `slack: catching up failed, tried again later: ${error.message}`);
       return { updated: 0, posted: 0 };
     });
@@ -136,6 +137,7 @@ export async function createSlackEndpoint(options: SlackEndpointOptions): Promis
     reconcile: () => messages.reconcile(),
     async close() {
       if (timer) clearInterval(timer);
+      await work.settled();
     },
   };
 }

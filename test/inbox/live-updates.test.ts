@@ -65,5 +65,40 @@ describe("the inbox's live updates: polls space out while nothing changes", () =
       events.abort();
       await pump;
     });
+
+    test("while an item page follows a call, reads stay at the fast spacing: it hears at once that the call was answered", async () => {
+      const itemServer = createServer((request, response) => itemLive.listen(response, new URL(request.url!, 'http://x').searchParams.get('watch') ?? undefined));
+      const itemReads: number[] = [];
+      let waiting = new Set(['a/1']);
+      const itemLive = new LiveUpdates(async () => {
+        itemReads.push(performance.now());
+        return { firstPage: [], waiting };
+      }, { fastMs: 40, idleMs: 320 });
+      await new Promise<void>((resolve) => itemServer.listen(0, '127.0.0.1', resolve));
+      const events = new AbortController();
+      try {
+        const response = await fetch(`http://127.0.0.1:${(itemServer.address() as AddressInfo).port}/?watch=a/1`, { signal: events.signal });
+        const body = response.body!.getReader();
+        const received: string[] = [];
+        const pump = (async () => {
+          for (;;) {
+            const chunk = await body.read().catch(() => ({ done: true, value: undefined }));
+            if (chunk.done) return;
+            received.push(new TextDecoder().decode(chunk.value));
+          }
+        })();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        // Spaced out, a second would hold about 7 reads; at 40 ms, about 25.
+        expect(itemReads.length).toBeGreaterThanOrEqual(10);
+        waiting = new Set();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(received.join('')).toContain('event: gone');
+        events.abort();
+        await pump;
+      } finally {
+        itemLive.close();
+        await new Promise((resolve) => itemServer.close(resolve));
+      }
+    });
   });
 });
