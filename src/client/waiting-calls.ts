@@ -9,6 +9,7 @@ import { isPayloadDecryptionError } from '../codec/payload-decryption-error';
 import type { AgentClient } from './agent-client';
 import { decodePayload } from './decode-payload';
 import { unreadableBecause, WAITING_STATE_TIMEOUT_MS, type UnreadableRun } from './unreadable-run';
+import { approvalFactsOf } from '../common/approval-facts';
 
 export interface WaitingCallsOptions {
   /** Runs read per visibility page (each holds one or more waiting calls). Default 100, at most 1,000. */
@@ -150,11 +151,6 @@ function waitingCallOf(workflowId: string, state: AgentRunState, call: PendingCa
     agent: inSubAgent ? call.agent ?? state.agent : state.agent,
     ...(state.startedBy !== undefined ? { startedBy: state.startedBy } : {}),
     ...(inSubAgent ? { top: { workflowId, agent: state.agent } } : {}),
-    ...(call.argumentsDigest !== undefined ? { argumentsDigest: call.argumentsDigest } : {}),
-    ...(call.rulesVersion !== undefined ? { rulesVersion: call.rulesVersion } : {}),
-    ...(call.approvers ? { approvers: call.approvers } : {}),
-    ...(call.reminded ? { reminded: call.reminded } : {}),
-    ...(call.escalated ? { escalated: true as const } : {}),
-    ...(call.delegatedBy !== undefined ? { delegatedBy: call.delegatedBy } : {}),
+    ...approvalFactsOf(call),
   };
 }

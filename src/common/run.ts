@@ -9,6 +9,7 @@ import type { JsonSchema } from './tools';
 import type { TopRun } from './contracts/published-waits';
 import type { ForkOrigin, ForkStart } from './fork';
 import type { RepeatedCall, ToolCallRecord } from './tool-call-record';
+import type { ApprovalFacts } from './approval-facts';
 
 /** Every status of a run (`AgentStatus`); conversations also `idle` (between turns) and `ended` (by `endConversation` or the idle timeout). */
 export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_external', 'completed', 'failed', 'max_iterations', 'budget_exhausted', 'cancelled', 'idle', 'ended'] as const;
@@ -65,7 +66,7 @@ export interface AgentWorkflowInput {
 }
 
 /** A tool call waiting for a person (ASK) or for an outside result (external). */
-export interface PendingCall {
+export interface PendingCall extends ApprovalFacts {
   callId: string;
   tool: string;
   kind: 'approval' | 'external';
@@ -86,18 +87,6 @@ export interface PendingCall {
    * start (so a form for edits needs no agents module). Only in the holder's own state.
    */
   schema?: JsonSchema;
-  /** Runs with `answer-rules`: the digest of `input` (arguments-digest.ts), which an answer sends back to bind itself to these arguments. */
-  argumentsDigest?: string;
-  /** Runs with `answer-rules`: the version of the rules the call was asked under (rules-version.ts), sent back with an answer. */
-  rulesVersion?: string;
-  /** Who may answer it now, when the agent names approvers. */
-  approvers?: string[];
-  /** Reminders sent so far. */
-  reminded?: number;
-  /** Set once it was escalated. */
-  escalated?: true;
-  /** Who handed it on, last. */
-  delegatedBy?: string;
 }
 
 /** What one sub-agent call cost, in the parent's result (its own sub-agents included). */

@@ -1,10 +1,8 @@
 import type { ChatModelPort } from '../common/contracts/model-call';
-import { loadCedarPolicy } from './cedar-policy';
 import { judgePolicy } from './judge-policy';
 import type { PolicySpec } from './policy-config';
 import { policyLabel } from './policy-config';
 import type { ApprovalPolicy } from './policy-request';
-import { loadRegoPolicy } from './rego-policy';
 
 /** A policy that could not be loaded: every call it was to decide asks a person, saying why. */
 export function brokenPolicy(spec: { name: string; version: string }, problem: string): ApprovalPolicy {
@@ -23,8 +21,9 @@ export function brokenPolicy(spec: { name: string; version: string }, problem: s
  */
 export async function loadPolicy(spec: PolicySpec, model: ChatModelPort | undefined, warn: (message: string) => void): Promise<ApprovalPolicy> {
   try {
-    if (spec.kind === 'cedar') return await loadCedarPolicy(spec);
-    if (spec.kind === 'rego') return await loadRegoPolicy(spec);
+    // Each engine's WebAssembly is loaded by the first policy of its kind: a worker without one loads neither.
+    if (spec.kind === 'cedar') return await (require('./cedar-policy') as typeof import('./cedar-policy')).loadCedarPolicy(spec);
+    if (spec.kind === 'rego') return await (require('./rego-policy') as typeof import('./rego-policy')).loadRegoPolicy(spec);
     if (!model) throw new Error('the worker has no model client for the judge');
     return judgePolicy(spec, model);
   } catch (error) {

@@ -4,6 +4,27 @@ import { LiveUpdates, nextPollDelay, type LiveReading } from '../../src/inbox/li
 
 const spacing = { fastMs: 1_000, idleMs: 5_000 };
 
+/** A page's event stream read as it arrives; `stop` closes it as a page that goes away. */
+async function follow(url: string): Promise<{ received: string[]; stop(): Promise<void> }> {
+  const events = new AbortController();
+  const body = (await fetch(url, { signal: events.signal })).body!.getReader();
+  const received: string[] = [];
+  const pump = (async () => {
+    for (;;) {
+      const chunk = await body.read().catch(() => ({ done: true, value: undefined }));
+      if (chunk.done) return;
+      received.push(new TextDecoder().decode(chunk.value));
+    }
+  })();
+  return {
+    received,
+    async stop() {
+      events.abort();
+      await pump;
+    },
+  };
+}
+
 describe("the inbox's live updates: polls space out while nothing changes", () => {
   test('the next wait: the fastest after a change or at first, doubled after an unchanged poll, never past the idle spacing', () => {
     expect(nextPollDelay(undefined, false, spacing)).toBe(1_000);
@@ -34,17 +55,7 @@ describe("the inbox's live updates: polls space out while nothing changes", () =
     });
 
     test('an unchanged list is read less and less often; a change is sent and brings the fast reads back', async () => {
-      const events = new AbortController();
-      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { signal: events.signal });
-      const body = response.body!.getReader();
-      const received: string[] = [];
-      const pump = (async () => {
-        for (;;) {
-          const chunk = await body.read().catch(() => ({ done: true, value: undefined }));
-          if (chunk.done) return;
-          received.push(new TextDecoder().decode(chunk.value));
-        }
-      })();
+      const { received, stop } = await follow(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
 
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const unchanged = reads.length;
@@ -62,8 +73,7 @@ describe("the inbox's live updates: polls space out while nothing changes", () =
       const changeRead = afterChange[0]!;
       expect(afterChange[1]! - changeRead).toBeLessThan(280);
 
-      events.abort();
-      await pump;
+      await stop();
     });
 
     test("while an item page follows a call, reads stay at the fast spacing: it hears at once that the call was answered", async () => {
@@ -75,26 +85,15 @@ describe("the inbox's live updates: polls space out while nothing changes", () =
         return { firstPage: [], waiting };
       }, { fastMs: 40, idleMs: 320 });
       await new Promise<void>((resolve) => itemServer.listen(0, '127.0.0.1', resolve));
-      const events = new AbortController();
       try {
-        const response = await fetch(`http://127.0.0.1:${(itemServer.address() as AddressInfo).port}/?watch=a/1`, { signal: events.signal });
-        const body = response.body!.getReader();
-        const received: string[] = [];
-        const pump = (async () => {
-          for (;;) {
-            const chunk = await body.read().catch(() => ({ done: true, value: undefined }));
-            if (chunk.done) return;
-            received.push(new TextDecoder().decode(chunk.value));
-          }
-        })();
+        const { received, stop } = await follow(`http://127.0.0.1:${(itemServer.address() as AddressInfo).port}/?watch=a/1`);
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         // Spaced out, a second would hold about 7 reads; at 40 ms, about 25.
         expect(itemReads.length).toBeGreaterThanOrEqual(10);
         waiting = new Set();
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(received.join('')).toContain('event: gone');
-        events.abort();
-        await pump;
+        await stop();
       } finally {
         itemLive.close();
         await new Promise((resolve) => itemServer.close(resolve));

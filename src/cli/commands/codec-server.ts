@@ -1,7 +1,8 @@
 import { printJson } from '../cli-output';
 import { untilStopped } from '../until-stopped';
-import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
+import { stringOption, type CliCommand } from '../command';
 import { encryptionKeysFromFlags } from '../encryption-flags';
+import { listenPortOption } from '../listen-port';
 
 const DETAILS = [
   "Serves Temporal's codec server endpoints (POST /encode, POST /decode) with the payload encryption keys",
@@ -11,14 +12,6 @@ const DETAILS = [
   '(and --codec-auth "Bearer TOKEN"). It listens on 127.0.0.1 unless --host says otherwise: whoever reaches it',
   'can decrypt every payload. Runs until Ctrl-C.',
 ].join('\n');
-
-function portOption(ctx: CommandContext): number | undefined {
-  const text = stringOption(ctx, 'port');
-  if (text === undefined) return undefined;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 picks a free one), not '${text}'`);
-  return port;
-}
 
 export const codecServerCommand: CliCommand = {
   name: 'codec-server',
@@ -37,7 +30,7 @@ export const codecServerCommand: CliCommand = {
     'codec-server --host 0.0.0.0 --token "$(openssl rand -hex 24)" --cors-origin https://temporal.example.com',
   ],
   async run(ctx) {
-    const port = portOption(ctx);
+    const port = listenPortOption(ctx, 'port');
     const host = stringOption(ctx, 'host');
     const origins = ctx.values['cors-origin'];
     const token = stringOption(ctx, 'token') ?? (process.env.AGENT_CODEC_SERVER_TOKEN || undefined);

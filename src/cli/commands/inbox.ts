@@ -1,6 +1,7 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { slackEndpointFromEnv } from './slack';
+import { listenPortOption } from '../listen-port';
 
 const DEFAULT_PORT = 8790;
 
@@ -21,13 +22,6 @@ const DETAILS = [
   'Browsers sign in with the token at /sign-in (a cookie), or send Authorization: Bearer TOKEN.',
   'Runs until Ctrl-C.',
 ].join('\n');
-
-function portOf(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 picks a free one), not '${text}'`);
-  return port;
-}
 
 function listOf(ctx: CommandContext, name: string, env: string): string[] {
   const given = ctx.values[name];
@@ -61,7 +55,7 @@ export const inboxCommand: CliCommand = {
   async run(ctx) {
     const { bindProblem, parseInboxAuth } = require('../../inbox/inbox-auth') as typeof import('../../inbox/inbox-auth');
     const { serveInbox } = require('../../inbox/inbox-server') as typeof import('../../inbox/inbox-server');
-    const port = portOf(stringOption(ctx, 'port'));
+    const port = listenPortOption(ctx, 'port') ?? DEFAULT_PORT;
     const identityHeader = stringOption(ctx, 'identity-header') ?? (process.env.AGENT_INBOX_IDENTITY_HEADER || undefined);
     let auth: ReturnType<typeof parseInboxAuth>;
     try {

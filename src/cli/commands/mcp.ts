@@ -1,5 +1,6 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
+import { listenPortOption } from '../listen-port';
 
 const DETAILS = [
   'An MCP server backed by Temporal: each agent of the module is a tool (input { prompt, sessionId?, userId? }), plus',
@@ -18,12 +19,6 @@ const DETAILS = [
   'JSON-RPC gets a JSON-RPC error (-32700, -32600); batches are refused (MCP 2025-06-18 removed them).',
   'Runs until its input ends or Ctrl-C.',
 ].join('\n');
-
-function portOf(text: string): number {
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port number (0 picks a free one), not '${text}'`);
-  return port;
-}
 
 /** --allow-origin, else AGENT_MCP_ALLOWED_ORIGINS; checked here, so a typo is a usage error before anything listens. */
 function allowedOriginsOf(flags: string[] | undefined): string[] {
@@ -71,8 +66,7 @@ export const mcpCommand: CliCommand = {
     'mcp --module ./agents.ts --http 8787 --allow-origin https://app.example.com',
   ],
   async run(ctx) {
-    const httpPort = stringOption(ctx, 'http');
-    const port = httpPort === undefined ? undefined : portOf(httpPort);
+    const port = listenPortOption(ctx, 'http');
     const token = stringOption(ctx, 'token') ?? (process.env.AGENT_MCP_TOKEN || undefined);
     const originFlags = ctx.values['allow-origin'];
     if (port === undefined && (stringOption(ctx, 'host') || stringOption(ctx, 'token') || Array.isArray(originFlags))) {

@@ -3,6 +3,7 @@ import type { SlackEndpoint } from '../../slack/slack-endpoint';
 import type { SlackConfigInput } from '../../slack/slack-config';
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
+import { listenPortOption } from '../listen-port';
 
 const DEFAULT_PORT = 8791;
 
@@ -24,13 +25,6 @@ const DETAILS = [
   'AGENT_SLACK_NOTICE_SECRET. The inbox mounts the same endpoint when AGENT_SLACK_BOT_TOKEN is set. Guide: docs/slack.md.',
   'Runs until Ctrl-C.',
 ].join('\n');
-
-function portOf(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 picks a free one), not '${text}'`);
-  return port;
-}
 
 /** The Slack endpoint of the environment (AGENT_SLACK_*), for a server that mounts it (the inbox); undefined without AGENT_SLACK_BOT_TOKEN. */
 export async function slackEndpointFromEnv(client: AgentClient, more: Partial<SlackConfigInput> = {}): Promise<SlackEndpoint | undefined> {
@@ -86,7 +80,7 @@ export const slackCommand: CliCommand = {
   async run(ctx) {
     const { slackConfigFromEnv, SLACK_ENV } = require('../../slack/slack-config') as typeof import('../../slack/slack-config');
     const { serveSlack } = require('../../slack/serve-slack') as typeof import('../../slack/serve-slack');
-    const port = portOf(stringOption(ctx, 'port'));
+    const port = listenPortOption(ctx, 'port') ?? DEFAULT_PORT;
     let config: ReturnType<typeof slackConfigFromEnv>;
     try {
       config = slackConfigFromEnv(process.env, flags(ctx));

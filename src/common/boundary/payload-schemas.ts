@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { truncateText } from '../truncate-text';
 import { MAX_NAME_CHARS, MAX_REASON_CHARS } from './limits';
+import { approvalFactsShape } from '../approval-facts';
 
 /**
  * One schema per message a run takes from outside. Objects are strict: a misspelt field is an
@@ -109,12 +110,7 @@ const BUILDERS = {
                 agent: z.string().min(1).max(MAX_NAME_CHARS),
                 repeats: z.object({ callId: callId(), preview: z.string().max(1_000) }).strict().optional(),
                 budget: z.literal(true).optional(),
-                argumentsDigest: z.string().max(64).optional(),
-                rulesVersion: z.string().max(64).optional(),
-                approvers: z.array(z.string().max(MAX_NAME_CHARS)).max(200).optional(),
-                reminded: z.number().int().nonnegative().optional(),
-                escalated: z.literal(true).optional(),
-                delegatedBy: z.string().max(MAX_NAME_CHARS).optional(),
+                ...approvalFactsShape(MAX_NAME_CHARS),
               })
               .strict(),
           )

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RepeatedCall, WaitKind } from '../tool-call-record';
+import { approvalFactsShape, type ApprovalFacts } from '../approval-facts';
 
 /**
  * What a run publishes in its memo about the calls it waits on, so that visibility lists every
@@ -15,7 +16,7 @@ export const INPUT_PREVIEW_CHARS = 200;
 export const MAX_PUBLISHED_CALLS = 50;
 
 /** One waiting call as the run publishes it. */
-export interface PublishedCall {
+export interface PublishedCall extends ApprovalFacts {
   callId: string;
   tool: string;
   kind: WaitKind;
@@ -31,17 +32,6 @@ export interface PublishedCall {
   input?: unknown;
   /** The arguments' JSON, cut to INPUT_PREVIEW_CHARS. */
   preview: string;
-  /** Runs with `answer-rules`: the digest of the arguments (whole, even when `input` is left out) and the rules' version, sent back with an answer. */
-  argumentsDigest?: string;
-  rulesVersion?: string;
-  /** Who may answer it now, when the agent names approvers. */
-  approvers?: string[];
-  /** Reminders sent so far. */
-  reminded?: number;
-  /** Set once it was escalated. */
-  escalated?: true;
-  /** Who handed it on, last. */
-  delegatedBy?: string;
 }
 
 /** The run a sub-agent's call was started from. */
@@ -94,12 +84,7 @@ export function publishedWaitsSchema(): z.ZodType<PublishedWaits, z.ZodTypeDef, 
           repeats: z.object({ callId: name, preview: z.string().max(1_000) }).optional(),
           input: z.unknown().optional(),
           preview: z.string().max(INPUT_PREVIEW_CHARS + 1),
-          argumentsDigest: z.string().max(64).optional(),
-          rulesVersion: z.string().max(64).optional(),
-          approvers: z.array(z.string().max(512)).max(200).optional(),
-          reminded: z.number().int().nonnegative().optional(),
-          escalated: z.literal(true).optional(),
-          delegatedBy: z.string().max(512).optional(),
+          ...approvalFactsShape(512),
         }),
       )
       .max(MAX_PUBLISHED_CALLS),

@@ -8,18 +8,12 @@ import { isBudgetCall } from './budget-call';
 import type { JsonSchema } from '../../common/tools';
 import { argumentsDigest } from '../../common/arguments-digest';
 import { hasRuntimeFeature, RUNTIME_FEATURES } from '../../common/runtime-features';
+import { approvalFactsOf } from '../../common/approval-facts';
 
 /** What a waiting approval says of its approvers and what an answer binds to, in runs with `answer-rules`. */
 function answerRulesView(state: Reading, record: ToolCallRecord): Partial<PendingCall> {
   if (!hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.answerRules)) return {};
-  return {
-    argumentsDigest: argumentsDigest(record.input),
-    ...(record.rulesVersion !== undefined ? { rulesVersion: record.rulesVersion } : {}),
-    ...(record.approvers ? { approvers: [...record.approvers] } : {}),
-    ...(record.reminded ? { reminded: record.reminded } : {}),
-    ...(record.escalated ? { escalated: true as const } : {}),
-    ...(record.delegatedBy !== undefined ? { delegatedBy: record.delegatedBy } : {}),
-  };
+  return approvalFactsOf({ ...record, argumentsDigest: argumentsDigest(record.input) });
 }
 
 /** The views of the run's call records: what waits, what the state query shows, what is carried and published. */
@@ -115,12 +109,7 @@ export function publishedWaits(state: Reading): PublishedWaits {
         ...(call.decision?.suggestedRule ? { suggestedRule: call.decision.suggestedRule } : {}),
         ...(call.repeats ? { repeats: call.repeats } : {}),
         ...publishedInput(call.input),
-        ...(call.argumentsDigest !== undefined ? { argumentsDigest: call.argumentsDigest } : {}),
-        ...(call.rulesVersion !== undefined ? { rulesVersion: call.rulesVersion } : {}),
-        ...(call.approvers ? { approvers: call.approvers } : {}),
-        ...(call.reminded ? { reminded: call.reminded } : {}),
-        ...(call.escalated ? { escalated: true as const } : {}),
-        ...(call.delegatedBy !== undefined ? { delegatedBy: call.delegatedBy } : {}),
+        ...approvalFactsOf(call),
       }),
     );
   const top = topRunOf(state);
