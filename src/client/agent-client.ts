@@ -1,16 +1,18 @@
-import { Client, Connection, WorkflowIdReusePolicy, type ClientInterceptors, type ConnectionLike } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors, type ConnectionLike } from '@temporalio/client';
 import type { DataConverter, TypedSearchAttributes } from '@temporalio/common';
 import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { workflowStatusName } from './run-execution';
-import { START_INPUT_VERSION, type RunStatus } from '../common/run';
-import type { RuntimeContext } from '../common/runtime';
+import type { RunStatus } from '../common/run';
 import { AGENT_FORK_OF, AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/run';
 import { AgentRun } from './agent-run';
 import { readWaitingCalls, waitingRunsQuery, type WaitingCallsOptions, type WaitingCallsPage } from './waiting-calls';
 import { checkStartInputSize } from './start-input-size';
+import { agentStartRequest, type StartOptions } from './start-request';
+
+export type { StartOptions } from './start-request';
 import { checkedConversationOptions, Conversation, conversationWorkflowId, type ConversationOptions } from './conversation';
 import { readClientConfig, runWebUiLink, webUiUrlFor, type ClientConfig } from './client-config';
 import { connectClient } from '../connection/connect-client';
@@ -21,32 +23,6 @@ import type { Tracing } from '../telemetry/tracing';
 import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-when-wanted';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 import { agentNameOf, dataParserOf, type AgentRef } from './typed-data';
-import { fairnessPriority, type FairnessOption } from './fairness';
-import { checkedBudget, type Budget } from '../common/budget';
-
-export interface StartOptions {
-  prompt: string;
-  userId?: string;
-  sessionId?: string;
-  /** More runtime context for the tools (never shown to the model). */
-  runtime?: RuntimeContext;
-  /** Workflow id; `<agent>-<random>` by default. */
-  id?: string;
-  maxIters?: number;
-  continueAsNewAfterEvents?: number;
-  /**
-   * The run's share of the task queue among other users' runs: by default its `userId` is its
-   * fairness key (see FairnessOption); its sub-agents, model calls and tools share it.
-   */
-  fairness?: FairnessOption;
-  /**
-   * What the run may spend on model calls, its sub-agents' included (with the agent's budget, each
-   * limit is the smaller): `{ cost: 2 }`, `{ tokens: 200_000, onReached: 'stop' }`, … (see Budget).
-   */
-  budget?: Budget;
-  /** The model the run calls in place of the agent's (its fallbacks are not used): an eval on another model, say. */
-  model?: string;
-}
 
 /**
  * Client settings over the environment's; the connection ones (address, namespace, TLS, API key,
@@ -119,18 +95,6 @@ function conversationFields(attributes: TypedSearchAttributes): Pick<RunSummary,
   return { ...(sessionId !== undefined ? { sessionId } : {}), ...(turns !== undefined ? { turns } : {}) };
 }
 
-/** A model name given to start a run on: a non-empty string, refused before anything is sent. */
-function checkedModel(model: unknown): string | undefined {
-  if (model === undefined) return undefined;
-  if (typeof model !== 'string' || model.trim() === '') throw new TypeError('`model` must be a model name (a non-empty string).');
-  return model;
-}
-
-function promptSummary(agent: string, prompt: string): string {
-  const flat = prompt.replace(/\s+/g, ' ').trim();
-  return `${agent}: ${flat.length > 80 ? `${flat.slice(0, 79)}…` : flat}`;
-}
-
 /** Starts and finds agent runs; a thin typed layer over Temporal's workflow client. */
 export class AgentClient {
   private constructor(
@@ -163,39 +127,12 @@ export class AgentClient {
    */
   async start<TData = unknown>(agentRef: AgentRef<TData>, options: StartOptions): Promise<AgentRun<TData>> {
     const agent = agentNameOf(agentRef);
-    const runtime: RuntimeContext = {
-      ...(options.runtime ?? {}),
-      ...(options.userId !== undefined ? { userId: options.userId } : {}),
-      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
-    };
-    const workflowId = options.id ?? `${agent}-${Math.random().toString(36).slice(2, 10)}`;
-    const budget = checkedBudget('budget', options.budget);
-    const model = checkedModel(options.model);
-    const input = {
-      agent,
-      prompt: options.prompt,
-      startInputVersion: START_INPUT_VERSION,
-      runtime,
-      options: {
-        ...(options.maxIters !== undefined ? { maxIters: options.maxIters } : {}),
-        ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
-        ...(budget !== undefined ? { budget } : {}),
-        ...(model !== undefined ? { model } : {}),
-      },
-    };
-    checkStartInputSize(agent, workflowId, input, this.config.maxPayloadBytes);
-    const priority = fairnessPriority(options.userId, options.fairness);
-    const handle = await this.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+    const { workflowType, args, ...request } = agentStartRequest(agent, options);
+    checkStartInputSize(agent, request.workflowId, args[0], this.config.maxPayloadBytes);
+    const handle = await this.client.workflow.start<typeof agentWorkflow>(workflowType, {
       taskQueue: this.config.taskQueue,
-      workflowId,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [input],
-      typedSearchAttributes: [
-        { key: AGENT_NAME, value: agent },
-        { key: AGENT_STATUS, value: 'running' },
-      ],
-      staticSummary: promptSummary(agent, options.prompt),
-      ...(priority ? { priority } : {}),
+      args,
+      ...request,
       ...(this.eagerStart ? { requestEagerStart: true } : {}),
     });
     return new AgentRun(
