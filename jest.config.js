@@ -6,7 +6,12 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // The cluster tier and the real-model tier run on their own: npm run test:cluster, npm run test:model.
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/', '<rootDir>/test/real-model/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
+    // jose (required by @a2a-js/sdk's CommonJS build) is ESM only: Node 20.19+ requires it as it is, jest's module system does not.
+    '/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   setupFiles: ['<rootDir>/test/helpers/quiet-runtime.ts'],

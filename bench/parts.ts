@@ -1,5 +1,5 @@
 /** The parts of `npm run bench`, in the order they run. */
-export const BENCH_PARTS = ['p1', 'start', 'cli', 'p2', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'p3', 'wait', 'model', 'evals', 'policy', 'remind'] as const;
+export const BENCH_PARTS = ['p1', 'start', 'cli', 'p2', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'p3', 'wait', 'model', 'evals', 'policy', 'remind', 'nexus', 'schedule'] as const;
 
 export type BenchPart = (typeof BENCH_PARTS)[number];
 

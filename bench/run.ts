@@ -2,7 +2,7 @@
 // `npm run bench -- --cluster` (or BENCH_CLUSTER=1): the cluster's figures instead (bench/cluster-bench.ts).
 //
 // Environment (all optional):
-//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, loop, cases, stream, fair, quota, wait, model, evals, policy, remind (default: all)
+//   BENCH_ONLY               parts to run, comma-separated: p1, start, cli, p2, p3, p4, p5, conv, sub, fork, loop, cases, stream, fair, quota, wait, model, evals, policy, remind, nexus, schedule (default: all)
 //   BENCH_STREAMED_RUNS      runs of the loop part's streamed five-turn loop (and as many awaited by result(), alternating) (20)
 //   BENCH_LOOP_TIMELINE      set: the loop part also prints when each item of one streamed run arrived
 //   BENCH_QUOTA_RUNS         runs in the model-quota part (200)
@@ -25,6 +25,7 @@
 //   BENCH_EVAL_MODES         the evals part's ways of reading calls: held (to the schemas), text (held,text)
 //   BENCH_POLICY_ROUNDS      runs of each kind in the policy part (unpoliced, Cedar, Rego; 40), and BENCH_POLICY_CHECKS checks of each (2000)
 //   BENCH_REMIND_RUNS        runs parked with reminders (4h, 1d) and an escalation (2d) in the remind part, and as many without (1000)
+//   BENCH_SCHEDULE_FIRES     schedule fires whose start latency the schedule part times (100)
 //   BENCH_WAITING            runs waiting at once in the waiting-calls part, comma-separated (1000,10000); or `--waiting N[,N…]`
 import { AgentClient } from '../src/client/agent-client';
 import { runClusterBench, wantsClusterBench } from './cluster-bench';
@@ -60,6 +61,8 @@ import { bundleReleaseWorkflows, type Release } from './release-bundle';
 import { measureStreamedLoop } from './streamed-loop';
 import { measurePolicies } from './policy-bench';
 import { measureReminders } from './remind-bench';
+import { measureNexus, NEXUS_CALLER_NAMESPACE } from './nexus-bench';
+import { measureSchedules } from './schedule-bench';
 
 /** The release whose workflow code P1 runs beside this one's. */
 const PREVIOUS_RELEASE: Release = '0.6.0';
@@ -102,6 +105,8 @@ async function main(): Promise<void> {
     uiPort: await findFreePort(),
     headless: true,
     dbFile: join(stateDir, 'bench.sqlite'),
+    // The nexus part's caller workflows run in a namespace of their own.
+    namespaces: [NEXUS_CALLER_NAMESPACE],
     log: () => undefined,
   });
   // In a process of its own: the bench process's CPU is then the worker's (and the client's).
@@ -123,7 +128,7 @@ async function main(): Promise<void> {
     const native = await NativeConnection.connect({ address: server.address });
     await ensureSearchAttributes(native, 'default', () => undefined);
     const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'wait', 'policy', 'remind'].some((name) => parts.has(name as BenchPart));
+    const needsWorker = ['p1', 'p2', 'p3', 'p4', 'p5', 'conv', 'sub', 'fork', 'loop', 'cases', 'stream', 'fair', 'quota', 'wait', 'policy', 'remind', 'nexus', 'schedule'].some((name) => parts.has(name as BenchPart));
     const bundle = needsWorker ? await bundleBenchWorkflows() : undefined;
     const benchWorker = () => startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: TASK_QUEUE, bundle: bundle! });
 
@@ -214,6 +219,20 @@ async function main(): Promise<void> {
         runs: setting('BENCH_REMIND_RUNS', 1000),
         timeoutMs: PARKED_TIMEOUT_S * 1000,
       }),
+    );
+    await part('nexus', () =>
+      measureNexus({
+        cliPath,
+        address: server.address,
+        connection: native,
+        modelUrl: model.baseURL,
+        bundleFile: writeBundleFile(join(stateDir, 'bench-nexus-bundle.js'), bundle!),
+        warmup: WARMUP,
+        rounds: Math.min(ROUNDS, 20),
+      }),
+    );
+    await part('schedule', () =>
+      measureSchedules({ connection: native, address: server.address, modelUrl: model.baseURL, bundle: bundle!, fires: setting('BENCH_SCHEDULE_FIRES', 100) }),
     );
     printSummary(rows);
     await native.close();

@@ -114,7 +114,7 @@ function withParentDeathSignal(command, args) {
   return pdeathsigSupport ? ['setpriv', ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, args];
 }
 
-function devServerArgs({ port, uiPort, dbFile, headless, namespace, dynamicConfig }) {
+function devServerArgs({ port, uiPort, dbFile, headless, namespace, namespaces = [], dynamicConfig }) {
   const args = [
     'server', 'start-dev',
     '--ip', HOST,
@@ -127,6 +127,8 @@ function devServerArgs({ port, uiPort, dbFile, headless, namespace, dynamicConfi
   for (const setting of dynamicConfig) args.push('--dynamic-config-value', setting);
   for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
   if (namespace !== 'default') args.push('--namespace', namespace);
+  // More namespaces created at launch (a Nexus endpoint's caller and target, say).
+  for (const more of namespaces) args.push('--namespace', more);
   if (headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort), '--ui-disable-news-fetch');
   return args;
@@ -201,6 +203,7 @@ async function startDevServerOnce({
   dbFile = DEFAULT_DB_FILE,
   headless = false,
   namespace = 'default',
+  namespaces = [],
   dynamicConfig = DEV_SERVER_DYNAMIC_CONFIG,
   log = () => {},
   startTimeoutMs = 60000,
@@ -218,7 +221,7 @@ async function startDevServerOnce({
   const absoluteDb = path.resolve(dbFile);
   fs.mkdirSync(path.dirname(absoluteDb), { recursive: true });
   const logFile = `${absoluteDb}.log`;
-  const args = devServerArgs({ port, uiPort, dbFile: absoluteDb, headless, namespace, dynamicConfig });
+  const args = devServerArgs({ port, uiPort, dbFile: absoluteDb, headless, namespace, namespaces, dynamicConfig });
   const [command, commandArgs] = withParentDeathSignal(cliPath, args);
   log(`starting Temporal dev server on ${address} (db ${absoluteDb}${headless ? '' : `, UI port ${uiPort}`})`);
 

@@ -5,6 +5,8 @@ export interface StartDevServerOptions {
   dbFile?: string;
   headless?: boolean;
   namespace?: string;
+  /** More namespaces created at launch. */
+  namespaces?: readonly string[];
   /** `key=value` settings instead of DEV_SERVER_DYNAMIC_CONFIG. */
   dynamicConfig?: readonly string[];
   log?: (message: string) => void;

@@ -15,8 +15,11 @@ import type { Middleware } from './middleware';
 import type { ActivityTracing } from '../telemetry/activity-tracing';
 import { notifyWaitActivity } from './notify-wait';
 import type { NotificationConfig } from './notify/webhook-config';
-import { prepareToolCallsActivity, validateEditedInputActivity } from './prepare-tool-calls';
+import { prepareToolCallsActivity, validateEditedInputActivity, type NexusEndpointLookup } from './prepare-tool-calls';
+import { checkNexusOutputActivity } from './check-nexus-output';
 import { ServedAgents, type RefusalReporter } from './served-agent';
+import { sendScheduledTurnActivity } from './send-scheduled-turn';
+import type { Client } from '@temporalio/client';
 import type { ApprovalPolicies } from '../policy';
 
 export interface ActivityDeps {
@@ -41,6 +44,19 @@ export interface ActivityDeps {
   approvals?: ApprovalSettings;
   /** The approval policies that decide what the rules ask about (see docs/policies.md); none when undefined. */
   policies?: ApprovalPolicies;
+  /** The worker's client, through which a conversation schedule's fires send their turns (see docs/schedules.md). */
+  client?: Pick<Client, 'workflow'>;
+  /** Whether a Nexus endpoint exists: a nexusTool's call on one the cluster lacks is an error result, not a command the server refuses. */
+  nexusEndpoints?: NexusEndpointLookup;
+}
+
+/** Without the worker's client, a scheduled turn fails at once, saying why (createWorker always gives one). */
+function missingClient(): Pick<Client, 'workflow'> {
+  return new Proxy({} as Pick<Client, 'workflow'>, {
+    get() {
+      throw new Error('This worker was built without a Temporal client (ActivityDeps.client): it cannot send a scheduled turn.');
+    },
+  });
 }
 
 /** The worker's activities, bound to its dependencies. The workflow imports this type only. */
@@ -56,11 +72,13 @@ export function createActivities(deps: ActivityDeps) {
     describeAgent: describeAgentActivity(agents, (deps.notifications?.webhooks.length ?? 0) > 0, deps.userBudgets, deps.approvals),
     callModel: agents.only(callModelActivity(deps.model, deps.conversations, middleware, deps.tracing, cache, toolResults, deps.live, deps.quota)),
     compactConversation: agents.only(compactConversationActivity(deps.model, deps.conversations, cache)),
-    prepareToolCalls: prepareToolCallsActivity(agents, deps.policies),
+    prepareToolCalls: prepareToolCallsActivity(agents, deps.policies, deps.nexusEndpoints),
     validateEditedInput: validateEditedInputActivity(agents),
     checkOutput: agents.only(checkOutputActivity(agents)),
+    checkNexusOutput: agents.only(checkNexusOutputActivity(agents)),
     executeTool: executeToolActivity(agents, middleware, deps.tracing, toolResults, deps.policies),
     notifyWait: notifyWaitActivity(deps.notifications),
+    sendScheduledTurn: sendScheduledTurnActivity(deps.client ?? missingClient()),
   };
 }
 

@@ -70,11 +70,22 @@ function policyRequest(agent: string, tool: string, args: unknown, input: Omit<P
   };
 }
 
+/** Whether a Nexus endpoint exists on the cluster (see worker/nexus-endpoints.ts). */
+export type NexusEndpointLookup = (endpoint: string) => Promise<boolean>;
+
+/** A nexusTool's call on an endpoint the cluster lacks: an error result instead of a command the server refuses. */
+async function missingEndpoint(tool: RegisteredTool, nexusEndpoints: NexusEndpointLookup | undefined): Promise<string | undefined> {
+  const nexus = tool.spec.nexus;
+  if (!nexus || !nexusEndpoints || (await nexusEndpoints(nexus.endpoint))) return undefined;
+  return `Error: the Nexus endpoint '${nexus.endpoint}' does not exist on this cluster, so ${nexus.service}/${nexus.operation} was not started`;
+}
+
 export async function prepareOne(
   agent: RegisteredAgent,
   call: ToolCall,
   input: Omit<PrepareToolCallsInput, 'agent' | 'calls'>,
   policies?: ApprovalPolicies,
+  nexusEndpoints?: NexusEndpointLookup,
 ): Promise<PreparedCall> {
   const base = { callId: call.id, tool: call.name };
   const tool = agent.toolkit.get(call.name);
@@ -117,18 +128,20 @@ export async function prepareOne(
       result: { content: decision.policy ? `Permission denied: ${decision.reason}` : `Permission denied by rules: ${decision.reason}`, state: 'denied' },
     };
   }
+  const unreachable = await missingEndpoint(tool, nexusEndpoints);
+  if (unreachable) return { ...base, outcome: 'result', result: errorResult(unreachable) };
   if (decision.behavior === 'ask') return { ...base, outcome: 'ask', input: validated.input, decision };
   if (tool.spec.external) return { ...base, outcome: 'external', input: validated.input };
   return { ...base, outcome: 'run', input: validated.input, decision };
 }
 
-export function prepareToolCallsActivity(agents: ServedAgents, policies?: ApprovalPolicies) {
+export function prepareToolCallsActivity(agents: ServedAgents, policies?: ApprovalPolicies, nexusEndpoints?: NexusEndpointLookup) {
   return async function prepareToolCalls(input: PrepareToolCallsInput): Promise<PreparedCall[]> {
     // The local check on a worker that serves another agents module: the task queue's workers check instead.
     if (input.onMissing === 'report' && !agents.serves(input.agent)) return input.calls.map((call) => ({ callId: call.id, tool: call.name, outcome: 'unavailable' }));
     const agent = agents.require(input.agent);
     const prepared: PreparedCall[] = [];
-    for (const call of input.calls) prepared.push(await prepareOne(agent, call, input, policies));
+    for (const call of input.calls) prepared.push(await prepareOne(agent, call, input, policies, nexusEndpoints));
     return prepared;
   };
 }

@@ -10,6 +10,7 @@ import { bundleCommand } from './commands/bundle';
 import { chatCommand } from './commands/chat';
 import { codecServerCommand } from './commands/codec-server';
 import { mcpCommand } from './commands/mcp';
+import { a2aCommand } from './commands/a2a';
 import { inboxCommand } from './commands/inbox';
 import { slackCommand } from './commands/slack';
 import { denyCommand } from './commands/deny';
@@ -22,6 +23,7 @@ import { startCommand } from './commands/start';
 import { submitCommand } from './commands/submit';
 import { addInputCommand } from './commands/add-input';
 import { forkCommand } from './commands/fork';
+import { scheduleCommand } from './commands/schedule';
 import { evalCommand } from './commands/eval';
 import { toolsCommand } from './commands/tools';
 import { watchCommand } from './commands/watch';
@@ -51,11 +53,13 @@ export const COMMANDS: CliCommand[] = [
   submitCommand,
   addInputCommand,
   forkCommand,
+  scheduleCommand,
   groupsCommand,
   toolsCommand,
   bundleCommand,
   codecServerCommand,
   mcpCommand,
+  a2aCommand,
   inboxCommand,
   slackCommand,
   workerCommand,

@@ -23,6 +23,7 @@ import type { Tracing } from '../telemetry/tracing';
 import { clientInterceptorsFor, tracingWhenWanted } from '../telemetry/tracing-when-wanted';
 import { resolveConnectionSettings, resolveConnectionTarget } from '../connection/connection-settings';
 import { agentNameOf, dataParserOf, type AgentRef } from './typed-data';
+import { AgentSchedules, type AgentSchedule, type AgentScheduleOptions, type AgentScheduleSummary } from './schedules';
 
 /**
  * Client settings over the environment's; the connection ones (address, namespace, TLS, API key,
@@ -157,6 +158,30 @@ export class AgentClient {
   }
 
   /**
+   * Runs the agent on a Temporal Schedule (cron or every), each fire a run named after the schedule
+   * and its fire time, or with `conversation` a turn of one conversation (docs/schedules.md).
+   * A bad option or cron expression, or an id in use, throws and creates nothing.
+   */
+  schedule(agentRef: AgentRef, options: AgentScheduleOptions): Promise<AgentSchedule> {
+    return this.schedules.create(agentNameOf(agentRef), options);
+  }
+
+  /** A schedule of agent runs by id (ScheduleNotFoundError when none, or when it starts something else). */
+  getSchedule(id: string): Promise<AgentSchedule> {
+    return this.schedules.get(id);
+  }
+
+  /** The schedules that start agent runs (marked by the AgentName search attribute). */
+  listSchedules(): Promise<AgentScheduleSummary[]> {
+    return this.schedules.list();
+  }
+
+  private get schedules(): AgentSchedules {
+    const page = (id: string) => `${this.config.webUiUrl}/namespaces/${encodeURIComponent(this.config.namespace)}/schedules/${encodeURIComponent(id)}`;
+    return new AgentSchedules(this.client, this.config.taskQueue, page, this.config.maxPayloadBytes);
+  }
+
+  /**
    * A run by workflow id (the latest run of its continue-as-new chain); given the agent's
    * definition, its typed answer is parsed as with `start`.
    */
@@ -177,7 +202,7 @@ export class AgentClient {
    * client does not have, and a list needs only the search attributes.
    */
   async list(options: { query?: string; limit?: number } = {}): Promise<RunSummary[]> {
-    const filters = [`WorkflowType IN ('agentWorkflow', 'conversationWorkflow')`, ...(options.query ? [`(${options.query})`] : [])];
+    const filters = [`WorkflowType IN ('agentWorkflow', 'conversationWorkflow', 'scheduledTurnWorkflow')`, ...(options.query ? [`(${options.query})`] : [])];
     const limit = options.limit ?? 20;
     const runs: RunSummary[] = [];
     let nextPageToken: Uint8Array | undefined;

@@ -2,7 +2,6 @@ import { fairnessPriority, type FairnessOption } from './fairness';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
-  WorkflowIdReusePolicy,
   WorkflowUpdateFailedError,
   type Client,
   type WorkflowUpdateHandle,
@@ -17,7 +16,7 @@ import {
   type TurnResult,
 } from '../common/conversation';
 import type { RuntimeContext } from '../common/runtime';
-import { AGENT_NAME, AGENT_SESSION_ID, AGENT_STATUS, AGENT_TURNS } from '../common/search-attributes';
+import { conversationStartOptions } from '../common/conversation-start';
 import type { conversationWorkflow } from '../workflows/run';
 import { AgentRun, type MessagesPage } from './agent-run';
 import { checkedRequest } from './checked-request';
@@ -132,34 +131,26 @@ export class Conversation<TData = unknown> {
   }
 
   private startOperation() {
-    const input: ConversationInput = {
-      agent: this.agent,
-      sessionId: this.options.sessionId,
-      ...(this.options.runtime ? { runtime: this.options.runtime } : {}),
-      ...(this.options.idleTimeout !== undefined ? { idleTimeout: this.options.idleTimeout } : {}),
-      ...(this.options.maxItersPerTurn !== undefined ? { maxItersPerTurn: this.options.maxItersPerTurn } : {}),
-      ...(this.options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: this.options.continueAsNewAfterEvents } : {}),
-      ...(this.options.budget !== undefined ? { budget: this.options.budget } : {}),
-      ...(this.options.model !== undefined ? { model: this.options.model } : {}),
-    };
     const priority = fairnessPriority(this.options.runtime?.userId, this.options.fairness);
     return new WithStartWorkflowOperation<typeof conversationWorkflow>('conversationWorkflow', {
-      workflowId: this.workflowId,
       taskQueue: this.taskQueue,
-      args: [input],
-      // The first message starts it; later ones reach it while it runs; an ended one is not restarted.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: AGENT_NAME, value: this.agent },
-        { key: AGENT_STATUS, value: 'idle' },
-        { key: AGENT_SESSION_ID, value: this.options.sessionId },
-        { key: AGENT_TURNS, value: 0 },
-      ],
-      staticSummary: `${this.agent}: conversation ${this.options.sessionId}`,
-      ...(priority ? { priority } : {}),
+      ...conversationStartOptions(conversationInputOf(this.agent, this.options), priority),
     });
   }
+}
+
+/** What starts the conversation of `agent` with these options (the first message's, or a schedule's first fire). */
+export function conversationInputOf(agent: string, options: ConversationOptions): ConversationInput {
+  return {
+    agent,
+    sessionId: options.sessionId,
+    ...(options.runtime ? { runtime: options.runtime } : {}),
+    ...(options.idleTimeout !== undefined ? { idleTimeout: options.idleTimeout } : {}),
+    ...(options.maxItersPerTurn !== undefined ? { maxItersPerTurn: options.maxItersPerTurn } : {}),
+    ...(options.continueAsNewAfterEvents !== undefined ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents } : {}),
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+  };
 }
 
 /** The options checked before anything is sent: a bad idle timeout fails here, not in the workflow. */

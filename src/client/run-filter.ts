@@ -5,12 +5,14 @@ function literal(value: string): string {
   return `'${value.replace(/['"\\]/g, '')}'`;
 }
 
-/** The visibility filter of runs of one agent, status and/or forked from one run. */
-export function runFilter(options: { agent?: string | undefined; status?: RunStatus | undefined; forkOf?: string | undefined }): string | undefined {
+/** The visibility filter of runs of one agent, status, forked from one run and/or started by one schedule. */
+export function runFilter(options: { agent?: string | undefined; status?: RunStatus | undefined; forkOf?: string | undefined; schedule?: string | undefined }): string | undefined {
   const filters = [
     ...(options.agent ? [`AgentName = ${literal(options.agent)}`] : []),
     ...(options.status ? [`AgentStatus = ${literal(options.status)}`] : []),
     ...(options.forkOf ? [`AgentForkOf = ${literal(options.forkOf)}`] : []),
+    // Temporal's own search attribute on every run a schedule starts (fires, triggers, backfills).
+    ...(options.schedule ? [`TemporalScheduledById = ${literal(options.schedule)}`] : []),
   ];
   return filters.length > 0 ? filters.join(' AND ') : undefined;
 }

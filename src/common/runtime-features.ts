@@ -45,6 +45,11 @@ export const RUNTIME_FEATURES = {
    * (see docs/approvals.md). Waiting calls publish their arguments' digest and rules version.
    */
   answerRules: 'answer-rules',
+  /**
+   * A nexusTool's call starts its Nexus operation from the workflow (see workflows/tools/nexus-operation.ts).
+   * Named only for agents that have such a tool, so other runs describe themselves as before.
+   */
+  nexusTools: 'nexus-tools',
 } as const;
 
 export type RuntimeFeature = (typeof RUNTIME_FEATURES)[keyof typeof RUNTIME_FEATURES];

@@ -44,6 +44,19 @@ export interface ToolSpec {
   totalTimeout?: Duration;
   /** The tool runs another agent as a child workflow (agentTool); its answer is the result. */
   subAgent?: SubAgentSpec;
+  /** The tool is another team's Nexus operation (nexusTool), started from the run's workflow; its result is the call's. */
+  nexus?: NexusToolSpec;
+}
+
+/** Where a nexusTool's operation is: the endpoint the caller's namespace reaches, the service and operation behind it. */
+export interface NexusToolSpec {
+  endpoint: string;
+  service: string;
+  operation: string;
+  /** The whole operation, its retries included (Temporal's schedule-to-close), e.g. '10 minutes'. */
+  timeout?: Duration;
+  /** The tool has an `output` schema: the operation's result is checked on a worker before the model reads it. */
+  checksOutput?: boolean;
 }
 
 export interface SubAgentSpec {

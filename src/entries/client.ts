@@ -16,6 +16,18 @@ export { StartInputTooLargeError } from '../client/start-input-size';
 export { ForkRefusedError } from '../client/fork/fork-point';
 export type { ForkOptions } from '../client/fork/start-fork';
 export type { ForkOrigin } from '../common/fork';
+export {
+  AgentSchedule,
+  ScheduleExistsError,
+  ScheduleNotFoundError,
+  ScheduleOptionsError,
+  type AgentScheduleDescription,
+  type AgentScheduleOptions,
+  type AgentScheduleSummary,
+  type BackfillOptions,
+  type ScheduledRun,
+  type ScheduleOverlap,
+} from '../client/schedules';
 export { TemporalConnectionError } from '../connection/temporal-connection-error';
 export { describeConnection, resolveConnectionSettings, type ConnectionSettings } from '../connection/connection-settings';
 export type { ConnectionOverrides } from '../connection/connection-overrides';

@@ -14,3 +14,7 @@ export type { PermissionDecision, PermissionMode } from '../common/permissions';
 export { checkShellCommand } from '../toolkit/tools/shell/check-shell-command';
 export { evaluatePermission, type PermissionRequest } from '../permissions';
 export { callCost, type ModelPrice } from '../common/pricing';
+export { nexusTool, type NexusToolOptions, type NexusName } from '../toolkit/nexus-tool';
+export type { NexusToolSpec } from '../common/tools';
+// A remote A2A (Agent2Agent) agent as a tool; the A2A SDK loads when the tool is first called.
+export { a2aAgent, type A2aAgentOptions } from '../toolkit/a2a-agent';

@@ -11,3 +11,4 @@ export type { McpServersInput, ToolsConfig } from '../mcp';
 export { createMcpManager } from './lazy-worker';
 export type { AgentApprovalPolicyInput, PolicySpecInput } from '../policy';
 export type { PolicyVerdict } from '../common/permissions';
+export { agentNexusService, agentNexusServiceHandler, DEFAULT_AGENT_NEXUS_SERVICE, type AgentNexusServiceOptions, type AgentOperationInput } from '../nexus';

@@ -1,7 +1,7 @@
-import { CURRENT_RUNTIME_FEATURES, RUNTIME_FEATURES } from '../common/runtime-features';
+import { CURRENT_RUNTIME_FEATURES, RUNTIME_FEATURES, type RuntimeFeature } from '../common/runtime-features';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import type { AgentDescriptor } from '../common/agent';
-import type { ToolGroupSpec } from '../common/tools';
+import type { ToolGroupSpec, ToolSpec } from '../common/tools';
 import {
   DEFAULT_MAX_EMPTY_REPLIES,
   DEFAULT_MAX_ITERS,
@@ -83,9 +83,18 @@ function buildAgent(definition: AgentDefinition, options: AgentRegistryOptions, 
     ...(definition.output
       ? { output: { schema: jsonSchemaOf(definition.output.schema), via: definition.output.via, maxRetries: definition.output.maxRetries } }
       : {}),
-    runtimeFeatures: definition.repeatedReadOnlyCalls === 'run' ? CURRENT_RUNTIME_FEATURES : [...CURRENT_RUNTIME_FEATURES, RUNTIME_FEATURES.reuseReadOnlyRepeats],
+    runtimeFeatures: runtimeFeaturesOf(definition, toolkit.specs()),
   };
   return { definition, toolkit, descriptor };
+}
+
+/** The features this worker's runs of the agent take: the current ones, and those the agent's settings and tools call for. */
+function runtimeFeaturesOf(definition: AgentDefinition, specs: ToolSpec[]): RuntimeFeature[] {
+  return [
+    ...CURRENT_RUNTIME_FEATURES,
+    ...(definition.repeatedReadOnlyCalls === 'run' ? [] : [RUNTIME_FEATURES.reuseReadOnlyRepeats]),
+    ...(specs.some((spec) => spec.nexus) ? [RUNTIME_FEATURES.nexusTools] : []),
+  ];
 }
 
 /**

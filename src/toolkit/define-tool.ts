@@ -3,7 +3,7 @@ import type { z, ZodTypeAny } from 'zod';
 import type { ContentBlock } from '../common/messages';
 import type { PatternKind, PermissionDecision, PermissionMode } from '../common/permissions';
 import type { RuntimeContext } from '../common/runtime';
-import type { SubAgentSpec, ToolRetrySettings } from '../common/tools';
+import type { NexusToolSpec, SubAgentSpec, ToolRetrySettings } from '../common/tools';
 import type { AgentDefinition } from './define-agent';
 import { stepSettingsProblems } from './step-settings';
 
@@ -81,6 +81,10 @@ export interface Tool<I extends ZodTypeAny = ZodTypeAny> extends ToolOptions<I> 
   source: 'code' | 'builtin';
   /** Set by agentTool: the call runs this agent as a child workflow instead of an execute function. */
   subAgent?: SubAgentTool;
+  /** Set by nexusTool: the run's workflow starts this Nexus operation instead of an execute function. */
+  nexus?: NexusToolSpec;
+  /** Set by nexusTool: the schema its operation's result is checked with. */
+  nexusOutput?: ZodTypeAny;
 }
 
 export interface SubAgentTool extends Omit<SubAgentSpec, 'agent'> {

@@ -1,3 +1,5 @@
+import type { ZodTypeAny } from 'zod';
+import type { CheckedNexusOutput } from '../common/contracts/nexus-output';
 import type { PatternKind } from '../common/permissions';
 import type { SubAgentSpec } from '../common/tools';
 import type { AnyTool, SubAgentTool } from './define-tool';
@@ -24,6 +26,15 @@ function subAgentSpec({ definition, ...settings }: SubAgentTool): SubAgentSpec {
   return { agent: definition.name, ...settings };
 }
 
+/** A nexusTool's result against its `output` schema: the parsed value, or the problems, one per wrong field. */
+function outputCheck(schema: ZodTypeAny): (output: unknown) => CheckedNexusOutput {
+  return (output) => {
+    const parsed = schema.safeParse(output);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `/${issue.path.join('/')}` : 'the result'}: ${issue.message}`) };
+  };
+}
+
 /** A code or built-in tool → the worker's registered form, with preset keys hidden from the model. */
 export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = []): RegisteredTool {
   const readOnly = tool.readOnly ?? false;
@@ -45,6 +56,7 @@ export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = 
       ...(tool.heartbeatTimeout ? { heartbeatTimeout: tool.heartbeatTimeout } : {}),
       ...(tool.totalTimeout ? { totalTimeout: tool.totalTimeout } : {}),
       ...(tool.subAgent ? { subAgent: subAgentSpec(tool.subAgent) } : {}),
+      ...(tool.nexus ? { nexus: tool.nexus } : {}),
     },
     edits: tool.edits ?? false,
     patternField: guessPatternField(tool),
@@ -56,5 +68,6 @@ export function registerCodeTool(tool: AnyTool, presetKeys: readonly string[] = 
       return validateToolInput(tool.name, tool.input, input);
     },
     execute: tool.execute ? async (input, ctx) => tool.execute!(input, ctx) : undefined,
+    ...(tool.nexusOutput ? { checkOutput: outputCheck(tool.nexusOutput) } : {}),
   };
 }

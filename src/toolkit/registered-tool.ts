@@ -2,6 +2,7 @@ import type { PatternKind } from '../common/permissions';
 import type { ToolSpec } from '../common/tools';
 import type { ToolContext, ToolPermission, ToolReturn } from './define-tool';
 import type { ParseOutcome } from './validate-input';
+import type { CheckedNexusOutput } from '../common/contracts/nexus-output';
 
 /**
  * A tool as the worker holds it, whatever its origin (code, built-in, MCP): its serializable
@@ -18,4 +19,6 @@ export interface RegisteredTool {
   /** Validate the model's (preset-merged) input; returns the parsed value or a message for the model. */
   validate(input: Record<string, unknown>): ParseOutcome<unknown>;
   execute?(input: unknown, ctx: ToolContext): Promise<ToolReturn>;
+  /** A nexusTool's `output` schema: its operation's result checked (see activities/check-nexus-output.ts). */
+  checkOutput?(output: unknown): CheckedNexusOutput;
 }

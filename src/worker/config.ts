@@ -73,6 +73,11 @@ export interface WorkerConfig {
    * (AGENT_APPROVAL_POLICY, JSON; see docs/policies.md). None by default.
    */
   approvalPolicy?: PolicySpecInput;
+  /**
+   * Serve the agents as a Nexus service of this name (AGENT_NEXUS_SERVICE; see docs/nexus.md), as
+   * `createWorker({ nexus: { service } })` does; that option wins. None by default.
+   */
+  nexusService?: string;
 }
 
 export type LiveSettings = { off: true } | { host: string; port: number; url?: string };
@@ -184,6 +189,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerEn
     maxCachedRuns: readMaxCachedRuns(env.AGENT_MAX_CACHED_RUNS),
     live: readLiveSettings(env.AGENT_LIVE_ADDRESS, env.AGENT_LIVE_URL),
     ...definedOnly({ userBudgets: readUserBudgets(env.AGENT_USER_BUDGETS), modelLimits: readModelLimits(env.AGENT_MODEL_LIMITS), approvalPolicy: readApprovalPolicy(env.AGENT_APPROVAL_POLICY) }),
+    ...definedOnly({ nexusService: env.AGENT_NEXUS_SERVICE?.trim() || undefined }),
     textToolCallModels: modelList(env.AGENT_TEXT_TOOL_CALLS),
     constrainedCallModels: modelList(env.AGENT_CONSTRAINED_CALLS),
   };

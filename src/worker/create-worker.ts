@@ -35,6 +35,10 @@ import { LiveCalls } from '../activities/live-calls';
 import { startLiveEndpoint, type LiveEndpoint } from './live-endpoint';
 import { WorkerConfigurationError } from './configuration-error';
 import { readDeploymentOptions } from './deployment-options';
+import type { ServiceHandler } from 'nexus-rpc';
+import { agentNexusServiceHandler } from '../nexus/agent-operations';
+import { DEFAULT_AGENT_NEXUS_SERVICE } from '../nexus/service-definition';
+import { missingNexusEndpoints, nexusEndpointLookup } from './nexus-endpoints';
 
 export interface CreateWorkerOptions {
   agents: AgentDefinition[];
@@ -96,6 +100,15 @@ export interface CreateWorkerOptions {
    * or client in this process (then call installRuntime first).
    */
   metrics?: RuntimeMetricsOptions;
+  /**
+   * Serve the worker's agents as a Nexus service (one operation per agent, see docs/nexus.md):
+   * `true` for the service 'durable-agent', or `{ service }` to name it. Callers reach it through a
+   * Nexus endpoint that targets this worker's namespace and task queue. AGENT_NEXUS_SERVICE names
+   * the service when this is not given; `false` serves none whatever it says.
+   */
+  nexus?: boolean | { service?: string };
+  /** More Nexus services this worker serves (Temporal's `nexusServices`), beside the agents' own. */
+  nexusServices?: ServiceHandler<any>[];
 }
 
 export interface AgentWorker {
@@ -150,6 +163,17 @@ function defaultModel(config: WorkerConfig): ChatModelPort {
   });
 }
 
+/** The name of the agents' Nexus service, when the worker serves one: the option's, else AGENT_NEXUS_SERVICE's. */
+function agentServiceOf(options: CreateWorkerOptions, config: WorkerConfig): string | undefined {
+  const nexus = options.nexus;
+  if (nexus === undefined) return config.nexusService;
+  if (typeof nexus === 'boolean') return nexus ? DEFAULT_AGENT_NEXUS_SERVICE : undefined;
+  if (typeof nexus !== 'object' || nexus === null || (nexus.service !== undefined && (typeof nexus.service !== 'string' || nexus.service.trim() === ''))) {
+    throw new WorkerConfigurationError('nexus must be true, false or { service: <a non-empty name> }.');
+  }
+  return nexus.service ?? DEFAULT_AGENT_NEXUS_SERVICE;
+}
+
 function notificationsOf(given: NotificationConfigInput | undefined): NotificationConfig | undefined {
   try {
     return given ? parseNotificationConfig(given) : notificationConfigFromEnv(process.env);
@@ -165,6 +189,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
   const tracing = tracingWhenWanted(options.telemetry);
   const config: WorkerConfig = { ...readWorkerConfig(), ...(options.config ?? {}), ...temporal.config };
   const log = options.log ?? ((message: string) => console.log(`[durable-agent] ${message}`));
+  const agentService = agentServiceOf(options, config);
   // Before anything starts, so keys that cannot be used fail first. The same converter serves the
   // activities' own client, which reads each run's conversation through a query.
   const encryption = options.dataConverter ? undefined : dataConverterFromEnv();
@@ -208,6 +233,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
     ownConnection = temporal.settings ? await connectNative(temporal.settings) : undefined;
     nativeConnection = options.connection ?? ownConnection!;
     await ensureSearchAttributes(nativeConnection, config.namespace, log);
+    for (const warning of await missingNexusEndpoints(nativeConnection, registry)) log(warning);
     // Bundled here rather than by Worker.create, so webpack's statistics go to DEBUG (bundler-logger.ts).
     const workflowBundle =
       options.workflowBundle ??
@@ -227,6 +253,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
       live = { calls, endpoint };
     }
     const client = new Client({ connection: nativeConnection, namespace: config.namespace, dataConverter, interceptors: clientInterceptorsFor(tracing) ?? {} });
+    const nexusServices = [...(agentService ? [agentNexusServiceHandler(registry.names(), { service: agentService })] : []), ...(options.nexusServices ?? [])];
     worker = await Worker.create({
       connection: nativeConnection,
       namespace: config.namespace,
@@ -237,6 +264,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
           registry,
           model,
           conversations: queryConversationReader(client),
+          client,
+          nexusEndpoints: nexusEndpointLookup(nativeConnection),
           refusals: async (workflowId, refusal) => {
             await client.workflow.getHandle(workflowId).signal(workerRefusedSignal, refusal);
           },
@@ -251,6 +280,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         }),
       },
       workflowBundle,
+      ...(nexusServices.length > 0 ? { nexusServices } : {}),
       // Heartbeats otherwise reach the server only every 0.8 × heartbeat timeout (48 s for model
       // calls), and `watch` shows a streaming call's partial text from the last one that arrived.
       maxHeartbeatThrottleInterval: '1s',
@@ -297,6 +327,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<AgentW
         encryption: options.dataConverter ? 'your data converter' : describeEncryption(encryption!.keys),
         ...(notifications ? { notifications } : {}),
         live: live?.endpoint.url,
+        ...(agentService ? { nexusService: agentService } : {}),
       }),
     async run() {
       try {

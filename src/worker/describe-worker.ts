@@ -13,6 +13,8 @@ export interface WorkerFacts {
   notifications?: { webhooks: unknown[]; inboxUrl?: string };
   /** Where streaming model calls' deltas are served; undefined when off. */
   live?: string;
+  /** The Nexus service the agents are served as; undefined when none. */
+  nexusService?: string;
 }
 
 /** The worker's start line: what it serves, where, and which of versioning, metrics, tracing, encryption and webhooks are on. */
@@ -27,5 +29,6 @@ export function describeWorker(facts: WorkerFacts): string {
     facts.encryption,
     facts.notifications ? `${facts.notifications.webhooks.length} webhook(s)${facts.notifications.inboxUrl ? `, inbox links to ${facts.notifications.inboxUrl}` : ''}` : 'no webhooks',
     facts.live ? `live deltas at ${facts.live}` : 'no live endpoint',
+    ...(facts.nexusService ? [`Nexus service ${facts.nexusService}`] : []),
   ].join('; ');
 }

@@ -1,2 +1,2 @@
-export { agentWorkflow, conversationWorkflow, noticesWorkflow } from './run';
+export { agentWorkflow, conversationWorkflow, noticesWorkflow, scheduledTurnWorkflow } from './run';
 export { modelQuotaWorkflow } from './quota/model-quota-workflow';

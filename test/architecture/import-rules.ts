@@ -20,12 +20,14 @@ export const ALLOWED_ROOMS: Record<string, readonly string[]> = {
   workflows: ['common', 'telemetry'],
   client: ['common', 'connection', 'codec', 'http', 'telemetry'],
   text: ['common'],
-  worker: ['common', 'activities', 'codec', 'connection', 'http', 'mcp', 'model', 'telemetry', 'toolkit', 'permissions', 'policy'],
+  nexus: ['common', 'client'],
+  worker: ['common', 'activities', 'codec', 'connection', 'http', 'mcp', 'model', 'nexus', 'telemetry', 'toolkit', 'permissions', 'policy'],
   'mcp-server': ['common', 'client', 'codec', 'http', 'text'],
+  a2a: ['common', 'client', 'codec', 'http', 'text'],
   inbox: ['common', 'client', 'codec', 'http', 'text'],
   slack: ['common', 'client', 'http', 'inbox'],
   eval: ['common', 'client', 'codec', 'connection', 'testing', 'toolkit', 'worker'],
-  entry: ['common', 'activities', 'client', 'codec', 'connection', 'eval', 'mcp', 'model', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
+  entry: ['common', 'activities', 'client', 'codec', 'connection', 'eval', 'mcp', 'model', 'nexus', 'permissions', 'telemetry', 'testing', 'toolkit', 'worker'],
 };
 
 const APPLICATION = new Set(['cli', 'demo']);

@@ -71,7 +71,7 @@ describe('CLI help, typos and colour (no Temporal needed)', () => {
     const typo = await runCliCaptured(['list', '--status', 'awaiting_aproval']);
     expect(typo.code).toBe(2);
     expect(typo.err[0]).toBe(`Unknown value 'awaiting_aproval' for --status (one of ${statuses}). Did you mean 'awaiting_approval'?`);
-    expect(typo.err).toContain('Usage: durable-agent list [--agent NAME] [--status STATUS] [--forks-of ID] [--limit N] [--json]');
+    expect(typo.err).toContain('Usage: durable-agent list [--agent NAME] [--status STATUS] [--forks-of ID] [--schedule ID] [--limit N] [--json]');
     const bogus = await runCliCaptured(['list', '--status', 'bogus', '--json']);
     expect(bogus).toMatchObject({ code: 2, out: [] });
     expect(bogus.err[0]).toBe(`Unknown value 'bogus' for --status (one of ${statuses}).`);

@@ -39,6 +39,8 @@ export interface DedicatedDevServerOptions {
   dynamicConfig?: readonly string[];
   /** Serve the Web UI too. */
   ui?: boolean;
+  /** Namespaces created at launch beside 'default' (each gets the project's search attributes). */
+  namespaces?: readonly string[];
 }
 
 export async function startDedicatedDevServer(cliPath: string, options: DedicatedDevServerOptions = {}): Promise<DedicatedDevServer> {
@@ -46,7 +48,7 @@ export async function startDedicatedDevServer(cliPath: string, options: Dedicate
   const [port, uiPort] = await findFreePorts(2);
   const dbFile = join(dir, 'temporal.sqlite');
   const launch = () =>
-    startDevServer({ cliPath, port, uiPort, dbFile, headless: !options.ui, ...(options.dynamicConfig ? { dynamicConfig: options.dynamicConfig } : {}) });
+    startDevServer({ cliPath, port, uiPort, dbFile, headless: !options.ui, ...(options.dynamicConfig ? { dynamicConfig: options.dynamicConfig } : {}), ...(options.namespaces ? { namespaces: options.namespaces } : {}) });
   let server: DevServer | undefined = await launch();
   const stop = async () => {
     const running = server;

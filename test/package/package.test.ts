@@ -107,7 +107,7 @@ describe('the packed package', () => {
     expect(packed.files.filter((file) => !allowed.test(file))).toEqual([]);
     expect(packed.files.filter((file) => /(^|\/)(tests?|fixtures|bench|\.ci)\//.test(file) && !file.startsWith('templates/project/test/'))).toEqual([]);
     expect(packed.files).toEqual(expect.arrayContaining(['templates/project/agents.ts', 'templates/project/test/agents.test.ts', 'templates/project/gitignore', 'templates/project/env.example']));
-    const entries = ['index', ...['client', 'worker', 'testing', 'codec', 'telemetry', 'tools'].map((entry) => `entries/${entry}`)];
+    const entries = ['index', ...['client', 'worker', 'testing', 'codec', 'telemetry', 'tools', 'nexus'].map((entry) => `entries/${entry}`)];
     for (const file of [...entries.flatMap((entry) => ['js', 'mjs', 'd.ts', 'd.mts'].map((ext) => `dist/${entry}.${ext}`)), 'dist/workflows/index.js', 'dist/cli/main.js']) {
       expect(packed.files).toContain(file);
     }
@@ -167,7 +167,7 @@ describe('the packed package', () => {
 
   test("no entry point exports the workflow's own call record (`ToolCallRecord`, its phase), for `import` or `require`; each entry's types name the same things both ways", async () => {
     const { entries } = await exportedNamesOnce();
-    expect(Object.keys(entries)).toHaveLength(7);
+    expect(Object.keys(entries)).toHaveLength(8);
     for (const [entry, { import: esm, require: cjs }] of Object.entries(entries)) {
       expect({ entry, same: esm.join() === cjs.join(), some: esm.length > 0 }).toEqual({ entry, same: true, some: true });
       for (const internal of ['ToolCallRecord', 'ToolCallPhase']) expect({ entry, exports: esm.includes(internal) }).toEqual({ entry, exports: false });
@@ -194,11 +194,11 @@ describe('the packed package', () => {
     expect(seen.modelBadRequest).toBe('Model.BadRequest');
   });
 
-  test('every entry point (., ./client, ./worker, ./testing, ./codec, ./telemetry, ./tools) from ESM and CJS: the same names and objects', async () => {
+  test('every entry point (., ./client, ./worker, ./testing, ./codec, ./telemetry, ./tools, ./nexus) from ESM and CJS: the same names and objects', async () => {
     const result = await node(['entries.mjs']);
     expect(result.stderr).toBe('');
     const seen = lastJsonLine<Record<string, { names: string[]; sameAsRequire: boolean; cjsNames: string[] }>>(result.stdout);
-    expect(Object.keys(seen)).toHaveLength(7);
+    expect(Object.keys(seen)).toHaveLength(8);
     for (const [entry, { names, sameAsRequire, cjsNames }] of Object.entries(seen)) {
       expect({ entry, sameAsRequire, same: names.join() === cjsNames.join(), some: names.length > 0 }).toEqual({ entry, sameAsRequire: true, same: true, some: true });
     }
@@ -206,7 +206,8 @@ describe('the packed package', () => {
     expect(seen['durable-agent']!.names).toEqual(MAIN_ENTRY_VALUES);
     // The runtime's own protocol is not published: only the handlers a user may call by hand, from the client entry.
     expect(seen['durable-agent/client']!.names).toEqual(expect.arrayContaining(['approveSignal', 'decideUpdate', 'stateQuery', 'AgentClient', 'Conversation', 'FailureTypes']));
-    expect(seen['durable-agent/tools']!.names).toEqual(expect.arrayContaining(['checkShellCommand', 'evaluatePermission', 'callCost', 'FINAL_ANSWER_TOOL', 'DEFAULT_MAX_AGENT_DEPTH']));
+    expect(seen['durable-agent/tools']!.names).toEqual(expect.arrayContaining(['checkShellCommand', 'evaluatePermission', 'callCost', 'FINAL_ANSWER_TOOL', 'DEFAULT_MAX_AGENT_DEPTH', 'nexusTool', 'a2aAgent']));
+    expect(seen['durable-agent/nexus']!.names).toEqual(['DEFAULT_AGENT_NEXUS_SERVICE', 'agentNexusService']);
     for (const [entry, { names }] of Object.entries(seen)) {
       for (const internal of ['subAgentWaitingSignal', 'conversationPageQuery', 'conversationQuery', 'runCli']) expect({ entry, exports: names.includes(internal) }).toEqual({ entry, exports: false });
     }

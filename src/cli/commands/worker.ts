@@ -17,7 +17,7 @@ const DETAILS = [
 
 export const workerCommand: CliCommand = {
   name: 'worker',
-  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--live-address HOST:PORT|off] [--live-url URL] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--constrained-calls MODELS] [--tools-config PATH] [--workspace DIR]',
+  usage: 'worker (--module PATH | --demo) [--workflow-bundle FILE] [--health-file FILE] [--deployment-name NAME --build-id ID [--versioning-behavior B]] [--metrics HOST:PORT] [--max-cached-runs N] [--nexus-service NAME] [--live-address HOST:PORT|off] [--live-url URL] [--model NAME] [--model-url URL] [--text-tool-calls MODELS] [--constrained-calls MODELS] [--tools-config PATH] [--workspace DIR]',
   summary: 'Run a worker for your agents module (JavaScript or TypeScript) or the demo agents, configured by flags or environment variables.',
   details: DETAILS,
   options: {
@@ -37,6 +37,7 @@ export const workerCommand: CliCommand = {
     },
     metrics: { type: 'string', valueName: 'HOST:PORT', description: "serve Temporal's and the agents' metrics for Prometheus at http://HOST:PORT/metrics", env: 'AGENT_PROMETHEUS_ADDRESS' },
     'max-cached-runs': { type: 'string', valueName: 'N', description: 'runs kept in memory between their workflow tasks (0: none)', env: 'AGENT_MAX_CACHED_RUNS', defaultText: '150' },
+    'nexus-service': { type: 'string', valueName: 'NAME', description: 'serve the agents as a Nexus service of this name, an operation per agent (docs/nexus.md)', env: 'AGENT_NEXUS_SERVICE', defaultText: 'none' },
     'live-address': {
       type: 'string',
       valueName: 'HOST:PORT',

@@ -141,7 +141,8 @@ export class RunFollower {
   }
 
   private result(): Promise<AgentRunResult | undefined> {
-    this.outcome ??= (this.handle.result() as Promise<AgentRunResult>).catch(() => undefined);
+    // Aborted with the stream: a stream left at a wait must not hold a long poll until the run ends.
+    this.outcome ??= this.ctx.client.withAbortSignal(this.ctx.signal, () => this.handle.result() as Promise<AgentRunResult>).catch(() => undefined);
     return this.outcome;
   }
 

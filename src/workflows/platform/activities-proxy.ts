@@ -19,3 +19,13 @@ export const localActivities = proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 });
+
+/**
+ * A conversation schedule's turn: the activity waits for the turn's answer, which may wait for a
+ * person for days; its heartbeats tell a lost worker from a long turn, and a retry reaches the same turn.
+ */
+export const scheduledTurnActivities = proxyActivities<Pick<AgentActivities, 'sendScheduledTurn'>>({
+  startToCloseTimeout: '30 days',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});

@@ -6,3 +6,4 @@
 export { agentWorkflow } from './agent-workflow';
 export { conversationWorkflow } from './conversation-workflow';
 export { noticesWorkflow } from './notices-handover';
+export { scheduledTurnWorkflow } from './scheduled-turn-workflow';

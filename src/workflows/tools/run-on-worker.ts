@@ -15,14 +15,15 @@ type Check = NonNullable<Parameters<typeof activities.executeTool>[0]['check']>;
 /**
  * Whether the batch's call is checked by the activity that runs it, instead of a local activity
  * before it: one activity and one workflow activation less for a call the rules allow. Only for a
- * batch of one call to a worker's tool that the engine will not ask about (see may-ask.ts), in runs
- * described with the feature: a call that may wait for a person, and the calls of a batch of
- * several, are checked first as before, so approvals are asked before anything of the batch runs.
+ * batch of one call to a worker's tool (not an external, sub-agent or Nexus one) that the engine
+ * will not ask about (see may-ask.ts), in runs described with the feature: a call that may wait
+ * for a person, and the calls of a batch of several, are checked first as before, so approvals are
+ * asked before anything of the batch runs.
  */
 export function checksInExecute(state: Reading, forWorker: readonly ToolCall[]): boolean {
   if (forWorker.length !== 1 || !state.descriptor.runtimeFeatures?.includes(RUNTIME_FEATURES.checkInExecute)) return false;
   const spec = specOf(state.descriptor, forWorker[0]!.name);
-  return Boolean(spec && !spec.external && !spec.subAgent && !mayAsk(state.descriptor, spec));
+  return Boolean(spec && !spec.external && !spec.subAgent && !spec.nexus && !mayAsk(state.descriptor, spec));
 }
 
 async function schedule(state: Reading, call: ToolCall, input: unknown, check?: Check): Promise<ExecuteToolOutput | { failed: string }> {

@@ -8,6 +8,7 @@ import { checkAndRun, checksInExecute, runOnWorker } from './run-on-worker';
 import { planBatches } from './plan-batches';
 import type { Reading } from '../state';
 import { runSubAgent } from './sub-agent';
+import { runNexusOperation } from './nexus-operation';
 import type { ToolCallRecord } from '../../common/tool-call-record';
 import { apply } from '../effects';
 
@@ -74,11 +75,19 @@ function isExternal(state: Reading, toolName: string): boolean {
   return specOf(state.descriptor, toolName)?.external ?? false;
 }
 
+/** A nexusTool's operation, in runs described with the feature (a spec of an older worker has none). */
+function nexusOperationOf(state: Reading, toolName: string) {
+  const nexus = specOf(state.descriptor, toolName)?.nexus;
+  return nexus && hasRuntimeFeature(state.descriptor, RUNTIME_FEATURES.nexusTools) ? nexus : undefined;
+}
+
 async function execute(state: Reading, plan: Plan): Promise<ToolCallResult> {
   if (plan.kind === 'result') return plan.result;
   if (plan.kind === 'external') return awaitExternalResult(state, plan.call.id);
   const subAgent = specOf(state.descriptor, plan.call.name)?.subAgent;
   if (subAgent) return runSubAgent(state, plan.call, plan.input, subAgent);
+  const nexus = nexusOperationOf(state, plan.call.name);
+  if (nexus) return runNexusOperation(state, plan.call, plan.input, nexus);
   return runOnWorker(state, plan.call, plan.input);
 }
 
