@@ -1,3 +1,4 @@
+import { ALICE_TOKEN, bearer, itemUrl, startInbox } from '../inbox/inbox-kit';
 import { CancelledFailure, NexusOperationFailure } from '@temporalio/common';
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
@@ -88,17 +89,36 @@ serverDescribe('agents of namespace A run by workflows of namespace B through Ne
     expect(result.data).toEqual({ city: 'Oslo', temperature: 4 });
   });
 
-  test('a call waiting for an approval is answered in A, and the caller then gets the result', async () => {
+  test("a call waiting for an approval is answered in A's inbox, and the caller then gets the result", async () => {
     const id = unique('refund');
     const caller = await callAgent('nexus-shop', { prompt: 'refund R1', id });
     const run = await runOfA(id);
     const state = await waitForPending(run, 1);
-    expect(state.pending[0]).toMatchObject({ tool: 'refund', input: { order_id: 'R1', amount: 30 } });
+    const call = state.pending[0]!;
+    expect(call).toMatchObject({ tool: 'refund', input: { order_id: 'R1', amount: 30 } });
     expect(refundsIssued).toEqual([]);
-    await run.approve(state.pending[0]!.callId, { answeredBy: 'alice' });
+    const inbox = await startInbox(env.agents, env.agentTaskQueue);
+    try {
+      const url = itemUrl(inbox, id, call.callId);
+      const field = (text: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(text)?.[1];
+      const page = await waitFor(async () => {
+        const text = await (await fetch(url, { headers: bearer(ALICE_TOKEN) })).text();
+        return field(text, 'csrf') && field(text, 'digest') ? text : undefined;
+      }, "the call's page in A's inbox");
+      const answered = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...bearer(ALICE_TOKEN), 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: field(page, 'csrf')!, action: 'approve', 'arg:order_id': 'R1', 'arg:amount': '30', digest: field(page, 'digest')!, rules_version: field(page, 'rules_version')! }).toString(),
+      });
+      expect(answered.status).toBe(303);
+    } finally {
+      await inbox.close();
+    }
     const result = await caller.result();
     expect(result.output).toBe('Results: refunded 30 on R1');
     expect(refundsIssued).toEqual([{ orderId: 'R1', amount: 30 }]);
+    expect((await run.eventsAfter(0)).find((event) => event.type === 'permission_decided')).toMatchObject({ behavior: 'allow', answeredBy: 'alice' });
     await maybeRecordHistory(run, 'nexus-started-approved');
   });
 

@@ -32,6 +32,8 @@ export interface TwoNamespaces {
   /** Temporal client of namespace B. */
   callers: Client;
   callerTaskQueue: string;
+  /** The task queue of A's agents' worker. */
+  agentTaskQueue: string;
   /** The endpoint B's workflows reach A's agents through. */
   agentsEndpoint: string;
   /** The endpoint A's runs reach B's operations through. */
@@ -120,7 +122,7 @@ export async function startTwoNamespaces(options: TwoNamespacesOptions): Promise
     closers.push(() => connection.close());
     const agents = await AgentClient.connect({ connection, namespace: AGENTS_NAMESPACE, taskQueue: agentTaskQueue });
     const callers = new Client({ connection, namespace: CALLER_NAMESPACE });
-    return { server, model, agents, agentWorker, callers, callerTaskQueue, agentsEndpoint, toolsEndpoint, stop };
+    return { server, model, agents, agentWorker, callers, callerTaskQueue, agentTaskQueue, agentsEndpoint, toolsEndpoint, stop };
   } catch (error) {
     await stop();
     throw error;
