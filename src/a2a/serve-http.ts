@@ -6,10 +6,10 @@ import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, ServerCallContext, STATE_HEADERS_KEY, UnauthenticatedUser, validateVersion, type User } from '@a2a-js/sdk/server';
 import type { AgentClient } from '../client/agent-client';
 import { hasBearerToken } from '../codec/codec-server-access';
-import { EventStream, HttpError, InFlight, isLoopbackHost, loopbackHostHeader, originAllowed, readJsonBody } from '../http';
+import { EventStream, HttpError, InFlight, isLoopbackHost, loopbackHostHeader, originAllowed, originRefusal, parseAllowedOrigins, readJsonBody } from '../http';
 import type { AgentDefinition } from '../toolkit/define-agent';
 import { agentCardOf } from './agent-card';
-import { originRefusal, parseAllowedOrigins } from './allowed-origins';
+import { A2A_ALLOWED_ORIGINS_ENV } from './allowed-origins';
 import { ABORT_SIGNAL_KEY, RunRequestHandler } from './run-request-handler';
 import { RunTaskReader } from './run-task-reader';
 
@@ -95,7 +95,7 @@ export async function serveA2aHttp(client: AgentClient, agents: AgentDefinition[
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const origin = request.headers.origin;
     if (origin !== undefined && !originAllowed(origin, allowedOrigins)) {
-      throw new HttpError(403, originRefusal(origin));
+      throw new HttpError(403, originRefusal(origin, A2A_ALLOWED_ORIGINS_ENV));
     }
     if (isLoopbackHost(host) && !loopbackHostHeader(request.headers.host) && request.headers.host !== publicHost) {
       throw new HttpError(403, 'Forbidden: this server listens on loopback and takes requests for a loopback host (or the --public-url host) only.');

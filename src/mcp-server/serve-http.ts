@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { hasBearerToken } from '../codec/codec-server-access';
-import { isLoopbackHost, originAllowed } from '../http';
+import { isLoopbackHost, originAllowed, originRefusal, parseAllowedOrigins } from '../http';
 import { readJsonRpcBody } from './http-body';
-import { originRefusal, parseAllowedOrigins } from './origin-policy';
+import { ALLOWED_ORIGINS_ENV } from './origin-policy';
 
 export interface McpHttpOptions {
   port: number;
@@ -47,7 +47,7 @@ export async function serveMcpHttp(makeServer: () => { connect(transport: Transp
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const origin = request.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, allowedOrigins)) return refuse(response, 403, originRefusal(origin));
+    if (origin !== undefined && !originAllowed(origin, allowedOrigins)) return refuse(response, 403, originRefusal(origin, ALLOWED_ORIGINS_ENV));
     if ((request.url ?? '').split('?')[0] !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp');
     if (options.token !== undefined && !hasBearerToken(request, options.token)) {
       return refuse(response, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer' });

@@ -24,7 +24,7 @@ const DETAILS = [
 ].join('\n');
 
 function allowedOriginsOf(flags: string[] | undefined): string[] {
-  const { parseAllowedOrigins } = require('../../a2a/allowed-origins') as typeof import('../../a2a/allowed-origins');
+  const { parseAllowedOrigins } = require('../../http') as typeof import('../../http');
   const given = flags ?? (process.env[ORIGINS_ENV] ? [process.env[ORIGINS_ENV]] : []);
   try {
     return parseAllowedOrigins(given);

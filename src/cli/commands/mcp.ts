@@ -22,7 +22,8 @@ const DETAILS = [
 
 /** --allow-origin, else AGENT_MCP_ALLOWED_ORIGINS; checked here, so a typo is a usage error before anything listens. */
 function allowedOriginsOf(flags: string[] | undefined): string[] {
-  const { ALLOWED_ORIGINS_ENV, parseAllowedOrigins } = require('../../mcp-server/origin-policy') as typeof import('../../mcp-server/origin-policy');
+  const { ALLOWED_ORIGINS_ENV } = require('../../mcp-server/origin-policy') as typeof import('../../mcp-server/origin-policy');
+  const { parseAllowedOrigins } = require('../../http') as typeof import('../../http');
   const given = flags ?? (process.env[ALLOWED_ORIGINS_ENV] ? [process.env[ALLOWED_ORIGINS_ENV]] : []);
   try {
     return parseAllowedOrigins(given);
