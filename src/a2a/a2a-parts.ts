@@ -35,6 +35,11 @@ export function answerArtifact(output: string, data: unknown): Artifact {
   };
 }
 
+/** The text a model call writes, as it is written: one artifact per model call of the run (`text-<iteration>`). */
+export function draftArtifact(iteration: number, text: string): Artifact {
+  return { artifactId: `text-${iteration}`, name: 'draft', description: 'What the model writes, as it writes it', parts: [textPart(text)], metadata: undefined, extensions: [] };
+}
+
 /** The text of a message's text parts, joined by blank lines. */
 export function textOfParts(parts: readonly Part[]): string {
   return parts

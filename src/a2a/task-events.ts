@@ -1,7 +1,7 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { AgentRun } from '../client/agent-run';
 import { formatEvent, formatSubAgentEvent } from '../text/format-event';
-import { agentMessage, statusOf, textPart, TERMINAL_STATES } from './a2a-parts';
+import { agentMessage, draftArtifact, statusOf, textPart, TERMINAL_STATES } from './a2a-parts';
 import type { RunTaskReader } from './run-task-reader';
 
 /** Whether a task stream ends at this state: the task ended, or waits for the client's next message. */
@@ -22,7 +22,9 @@ const statusUpdate = (task: Pick<Task, 'id' | 'contextId'>, status: Task['status
 /**
  * A task as an A2A stream, read from the run's own stream (`run.stream()`): the task as it stands
  * first, then a `working` status update per event of the run and its sub-agents (the line `watch`
- * prints), and at the end the answer as an artifact update and the final status. The stream ends
+ * prints), the text the run's model writes as it writes it (an artifact per model call, appended
+ * to chunk by chunk; a retried call's starts again), and at the end the answer as an artifact
+ * update and the final status. The stream ends
  * when the task does or when it waits for the client (`input-required`): the client's next message
  * answers the wait and streams on. Everything is read from Temporal: a stream cut off and taken up
  * again (`SubscribeToTask`) by another server process goes on the same way.
@@ -33,7 +35,15 @@ export async function* taskEvents(options: { run: AgentRun; agent: string; reade
   yield { payload: { $case: 'task', value: first } };
   if (streamEndsAt(first.status?.state)) return;
   const ids = { taskId: first.id, contextId: first.contextId };
+  const drafts = new Set<number>();
   for await (const item of run.stream({ afterSeq: options.afterSeq, signal })) {
+    if (item.type === 'model_call_restarted' && item.depth === 0) drafts.delete(item.iteration);
+    if (item.type === 'text_delta' && item.depth === 0) {
+      const append = drafts.has(item.iteration);
+      drafts.add(item.iteration);
+      yield { payload: { $case: 'artifactUpdate', value: { ...ids, artifact: draftArtifact(item.iteration, item.text), append, lastChunk: false, metadata: undefined } } };
+      continue;
+    }
     if (item.type !== 'event') continue;
     const { event } = item;
     const ends = item.depth === 0 && (event.type === 'run_finished' || event.type === 'conversation_ended');

@@ -45,7 +45,7 @@ describe('durable-agent a2a (the command)', () => {
   test('serves the module’s agents on the port given: the SDK’s client reads a card and gets an answer; Ctrl-C stops it', async () => {
     const { child, listening } = serve(['--port', '0', '--json']);
     const { url, agents: urls } = await listening;
-    expect(Object.keys(urls)).toEqual(['a2a-helper', 'a2a-refunds', 'a2a-stepper', 'a2a-weigher']);
+    expect(Object.keys(urls)).toEqual(['a2a-helper', 'a2a-refunds', 'a2a-stepper', 'a2a-weigher', 'a2a-writer']);
     expect(urls['a2a-helper']).toBe(`${url}/agents/a2a-helper/`);
     const client = await new ClientFactory().createFromUrl(urls['a2a-helper']!);
     const task = (await client.sendMessage(messageRequest('Where is ORD-1?'))) as Task;

@@ -5,7 +5,7 @@ import { dataPart } from '../../src/a2a/a2a-parts';
 import { A2aKit, answerText, messageRequest, statusText } from '../helpers/a2a-kit';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { waitFor } from '../helpers/wait-for';
-import { agents, a2aScripts } from '../fixtures/a2a-agents';
+import { agents, a2aScripts, WRITER_ANSWER } from '../fixtures/a2a-agents';
 
 const asTask = (reply: unknown): Task => {
   expect(reply).toHaveProperty('id');
@@ -103,6 +103,23 @@ describe('durable-agent a2a: agents over A2A, tasks as runs', () => {
     await expect(async () => {
       for await (const _ of client.resubscribeTask({ tenant: '', id: taskId })) void _;
     }).rejects.toThrow(/has ended \(completed\)/);
+  });
+
+  test("a streamed task gives the model's text as it is written (a draft artifact appended to chunk by chunk), then the answer", async () => {
+    const client = await kit.clientOf(await kit.serve(), 'a2a-writer');
+    const drafts = new Map<string, string>();
+    const order: string[] = [];
+    for await (const event of client.sendMessageStream(messageRequest('Write it'))) {
+      if (event.payload?.$case !== 'artifactUpdate') continue;
+      const { artifact, append } = event.payload.value;
+      const text = answerText({ artifacts: [artifact!] } as Task);
+      order.push(artifact!.artifactId);
+      if (artifact!.artifactId === 'answer') expect(text).toBe(WRITER_ANSWER);
+      else drafts.set(artifact!.artifactId, (append ? (drafts.get(artifact!.artifactId) ?? '') : '') + text);
+    }
+    expect([...drafts.values()]).toEqual([WRITER_ANSWER]);
+    expect(order.at(-1)).toBe('answer');
+    expect(order.filter((id) => id !== 'answer').length).toBeGreaterThan(0);
   });
 
   test('CancelTask cancels the run: the task is canceled at once and the run ends cancelled in Temporal', async () => {
