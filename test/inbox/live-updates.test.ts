@@ -63,15 +63,16 @@ describe("the inbox's live updates: polls space out while nothing changes", () =
       expect(unchanged).toBeGreaterThanOrEqual(4);
       expect(unchanged).toBeLessThanOrEqual(12);
       const gaps = reads.slice(1).map((at, i) => at - reads[i]!);
-      expect(gaps.at(-1)!).toBeGreaterThan(gaps[0]! * 3);
+      // Spaced out to the idle spacing by the end (a timer never fires early; a loaded machine only makes gaps longer).
+      expect(gaps.at(-1)!).toBeGreaterThanOrEqual(315);
 
       reading = { firstPage: ['a/1', 'b/2'], waiting: new Set() };
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(received.join('')).toContain('"keys":["a/1","b/2"]');
       const afterChange = reads.slice(unchanged);
-      // The poll that saw the change is followed by a fast one (40 ms), not by the idle spacing.
+      // The poll that saw the change is followed by a fast one (40 ms), not by the idle spacing (320 ms).
       const changeRead = afterChange[0]!;
-      expect(afterChange[1]! - changeRead).toBeLessThan(280);
+      expect(afterChange[1]! - changeRead).toBeLessThan(315);
 
       await stop();
     });
