@@ -15,10 +15,12 @@ describe('the model client transport (keep-alive node:http under the openai clie
   beforeAll(async () => {
     server = createServer((request, response) => {
       ports.push(request.socket.remotePort!);
+      // The handler of the test the request came in for: an aborted request of an earlier test may end after the next test set its own.
+      const handle = handler;
       let body = '';
       request.setEncoding('utf8');
       request.on('data', (chunk: string) => (body += chunk));
-      request.on('end', () => handler(request, body, response));
+      request.on('end', () => handle(request, body, response));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -83,7 +85,8 @@ describe('the model client transport (keep-alive node:http under the openai clie
   });
 
   test('under the openai client: a completion, and a server that is not there as its connection error', async () => {
-    handler = (_request, body, response) => {
+    handler = (request, body, response) => {
+      if (request.url !== '/v1/chat/completions') return;
       const { model } = JSON.parse(body) as { model: string };
       response.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }),
