@@ -131,7 +131,8 @@ describe("the inbox's run page: fork from here", () => {
       // The post answers once the fork has started, which reads the ended run through its worker: slow on a loaded machine.
       await Promise.all([
         page.waitForURL((url) => url.pathname !== runPath(run.workflowId), { waitUntil: 'commit', timeout: 90_000 }),
-        start.getByRole('button', { name: 'Fork after event 0' }).click(),
+        // The click waits for the navigation it starts too: the same room as waitForURL, not its default 30 s.
+        start.getByRole('button', { name: 'Fork after event 0' }).click({ timeout: 90_000 }),
       ]);
       const forkId = decodeURIComponent(new URL(page.url()).pathname.replace(/^\/runs\//, ''));
       // The fork's page shows what the fork answers within the inbox's read deadline (10 s); a
