@@ -1,10 +1,11 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { listenPortOption } from '../listen-port';
+import { allowedOriginsOf } from '../allowed-origins-option';
 
 const DEFAULT_PORT = 8792;
 const TOKEN_ENV = 'AGENT_A2A_TOKEN';
-const ORIGINS_ENV = 'AGENT_A2A_ALLOWED_ORIGINS';
+import { A2A_ALLOWED_ORIGINS_ENV as ORIGINS_ENV } from '../../a2a/allowed-origins';
 
 const DETAILS = [
   'An A2A server (Agent2Agent protocol, JSON-RPC, A2A 1.0 and 0.3) backed by Temporal: each agent of the module is an',
@@ -22,16 +23,6 @@ const DETAILS = [
   `(a browser page) is refused with 403 unless the origin is a loopback one or allowed with --allow-origin (or ${ORIGINS_ENV}).`,
   'Runs until Ctrl-C.',
 ].join('\n');
-
-function allowedOriginsOf(flags: string[] | undefined): string[] {
-  const { parseAllowedOrigins } = require('../../http') as typeof import('../../http');
-  const given = flags ?? (process.env[ORIGINS_ENV] ? [process.env[ORIGINS_ENV]] : []);
-  try {
-    return parseAllowedOrigins(given);
-  } catch (error) {
-    throw new UsageError(`${flags ? '--allow-origin' : ORIGINS_ENV}: ${(error as Error).message}`);
-  }
-}
 
 function publicUrlOf(ctx: CommandContext): string | undefined {
   const text = stringOption(ctx, 'public-url');
@@ -95,7 +86,7 @@ export const a2aCommand: CliCommand = {
     const port = listenPortOption(ctx, 'port') ?? DEFAULT_PORT;
     const token = stringOption(ctx, 'token') ?? (process.env[TOKEN_ENV] || undefined);
     const originFlags = ctx.values['allow-origin'];
-    const allowedOrigins = allowedOriginsOf(Array.isArray(originFlags) ? originFlags : undefined);
+    const allowedOrigins = allowedOriginsOf(Array.isArray(originFlags) ? originFlags : undefined, ORIGINS_ENV);
     const publicUrl = publicUrlOf(ctx);
     const agents = await agentsOf(ctx);
     if (agents.length === 0) throw new UsageError('the module has no agents to serve');

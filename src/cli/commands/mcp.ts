@@ -1,6 +1,8 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { listenPortOption } from '../listen-port';
+import { allowedOriginsOf } from '../allowed-origins-option';
+import { ALLOWED_ORIGINS_ENV } from '../../mcp-server/origin-policy';
 
 const DETAILS = [
   'An MCP server backed by Temporal: each agent of the module is a tool (input { prompt, sessionId?, userId? }), plus',
@@ -20,17 +22,6 @@ const DETAILS = [
   'Runs until its input ends or Ctrl-C.',
 ].join('\n');
 
-/** --allow-origin, else AGENT_MCP_ALLOWED_ORIGINS; checked here, so a typo is a usage error before anything listens. */
-function allowedOriginsOf(flags: string[] | undefined): string[] {
-  const { ALLOWED_ORIGINS_ENV } = require('../../mcp-server/origin-policy') as typeof import('../../mcp-server/origin-policy');
-  const { parseAllowedOrigins } = require('../../http') as typeof import('../../http');
-  const given = flags ?? (process.env[ALLOWED_ORIGINS_ENV] ? [process.env[ALLOWED_ORIGINS_ENV]] : []);
-  try {
-    return parseAllowedOrigins(given);
-  } catch (error) {
-    throw new UsageError(`${flags ? '--allow-origin' : ALLOWED_ORIGINS_ENV}: ${(error as Error).message}`);
-  }
-}
 
 async function agentsOf(ctx: CommandContext) {
   const { commandAgentsSource, loadCommandAgents } = require('../agents-source') as typeof import('../agents-source');
@@ -73,7 +64,7 @@ export const mcpCommand: CliCommand = {
     if (port === undefined && (stringOption(ctx, 'host') || stringOption(ctx, 'token') || Array.isArray(originFlags))) {
       throw new UsageError('--host, --token and --allow-origin apply to --http only');
     }
-    const allowedOrigins = allowedOriginsOf(Array.isArray(originFlags) ? originFlags : undefined);
+    const allowedOrigins = allowedOriginsOf(Array.isArray(originFlags) ? originFlags : undefined, ALLOWED_ORIGINS_ENV);
     const { createAgentMcpServer } = require('../../mcp-server/agent-mcp-server') as typeof import('../../mcp-server/agent-mcp-server');
     const { mcpAgentOf } = require('../../mcp-server/mcp-agents') as typeof import('../../mcp-server/mcp-agents');
     const agents = (await agentsOf(ctx)).map(mcpAgentOf);
