@@ -6,6 +6,7 @@ import { createChatModel } from '../src/model/create-chat-model';
 import { agentWorkflowSinks } from '../src/telemetry/agent-workflow-sinks';
 import { agentBundleOptions } from '../src/worker/agent-bundle-options';
 import { AgentRegistry } from '../src/toolkit/agent-registry';
+import { handWrittenLoopActivities } from './hand-written-loop';
 import { benchAgent, BenchModels, delegateAgent, loopAgent, parallelAgent, parkedAgent, readerAgent } from './bench-agents';
 
 export interface BenchWorker {
@@ -38,6 +39,7 @@ export async function startBenchWorker(options: {
       conversations: queryConversationReader(new Client({ connection: options.connection })),
     }),
     noop: async () => undefined,
+    ...handWrittenLoopActivities(options.modelUrl),
   };
   const worker = await Worker.create({
     connection: options.connection,

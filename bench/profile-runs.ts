@@ -1,5 +1,6 @@
-// `npx tsx bench/profile-runs.ts [agent|floor] [RUNS]`: the worker's CPU profile (per thread) over
-// RUNS runs of the throughput part's agent (6 model calls, 5 tools) or floor (11 no-op activities),
+// `npx tsx bench/profile-runs.ts [agent|loop|floor] [RUNS]`: the worker's CPU profile (per thread) over
+// RUNS runs of the throughput part's agent (6 model calls, 5 tools), its hand-written loop (the same
+// calls, bench/floor-workflow.ts) or its no-op floor (11 no-op activities),
 // 25 at a time, on a dev server of its own with the project's settings. Start it with
 // `node --cpu-prof --cpu-prof-dir=DIR --import tsx bench/profile-runs.ts`, then `npx tsx bench/profile-runs.ts --summary DIR`.
 import { mkdtempSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { mapLimit } from './map-limit';
 import { startModelServerProcess } from './model-server-process';
 import { summarizeProfiles } from './profile-summary';
 import { agentInput } from './agent-start';
+import { iterationsLoop } from './hand-written-loop';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startDevServer, findFreePorts } = require('../scripts/dev-server.cjs');
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     for (const block of summarizeProfiles(process.argv[3]!)) console.log(block);
     return;
   }
-  const kind = process.argv[2] === 'floor' ? 'floor' : 'agent';
+  const kind = process.argv[2] === 'floor' || process.argv[2] === 'loop' ? process.argv[2] : 'agent';
   const runs = Number(process.argv[3] ?? 200);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const [port, uiPort] = await findFreePorts(2);
@@ -34,10 +36,11 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(native, 'default', () => undefined);
   const client = new Client({ connection: await Connection.connect({ address: server.address }) });
   const worker = await startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: 'profile', bundle: await bundleBenchWorkflows() });
-  const start = (i: number) =>
-    kind === 'floor'
-      ? client.workflow.execute('floorActivitiesWorkflow', { taskQueue: 'profile', workflowId: `floor-${i}`, args: [11] })
-      : client.workflow.execute('agentWorkflow', { taskQueue: 'profile', workflowId: `agent-${i}`, args: [agentInput('loop', '6', { maxIters: 6 })] });
+  const start = (i: number): Promise<unknown> => {
+    if (kind === 'floor') return client.workflow.execute('floorActivitiesWorkflow', { taskQueue: 'profile', workflowId: `floor-${i}`, args: [11] });
+    if (kind === 'loop') return client.workflow.execute('handWrittenLoopWorkflow', { taskQueue: 'profile', workflowId: `loop-${i}`, args: [iterationsLoop(6)] });
+    return client.workflow.execute('agentWorkflow', { taskQueue: 'profile', workflowId: `agent-${i}`, args: [agentInput('loop', '6', { maxIters: 6 })] });
+  };
   await mapLimit([...Array(20).keys()], 10, (i) => start(-1 - i));
   const cpu = process.cpuUsage();
   const began = performance.now();

@@ -1,5 +1,6 @@
 import { agentWorkflowInterceptorModules } from '../telemetry/workflow-interceptor-modules';
 import { agentWorkflowsPath } from './workflows-path';
+import { atBundleLanguageLevel } from './bundle-language-level';
 
 /**
  * The module with the libraries that every run in a worker shares instead of loading its own copy
@@ -14,5 +15,6 @@ export function agentBundleOptions(moreInterceptorModules: string[] = []) {
     workflowsPath: agentWorkflowsPath(),
     workflowInterceptorModules: [...agentWorkflowInterceptorModules(), ...moreInterceptorModules],
     preloadModules: SHARED_WORKFLOW_MODULES,
+    webpackConfigHook: atBundleLanguageLevel,
   };
 }
