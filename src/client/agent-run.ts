@@ -24,7 +24,7 @@ import type { agentWorkflow } from '../workflows/run';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';
-import { isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
+import { endedRunRefusal, isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
 import { describeExecution, type RunExecution } from './run-execution';
 import { updatesOf, type RunUpdate } from './run-updates';
 import type { DataParser, RunResult } from './typed-data';
@@ -252,8 +252,10 @@ export class AgentRun<TData = unknown> {
       return await send(this.handle);
     } catch (error) {
       const holder = heldBySubAgent(error);
-      if (!holder) throw error;
-      return send(this.handle.client.getHandle(holder));
+      if (!holder) throw endedRunRefusal(this.workflowId, error);
+      return send(this.handle.client.getHandle(holder)).catch((inHolder: unknown) => {
+        throw endedRunRefusal(holder, inHolder);
+      });
     }
   }
 

@@ -1,7 +1,7 @@
 import { ElicitResultSchema, type ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AgentRun } from '../client/agent-run';
-import { RunRequestRejectedError } from '../client/request-rejected';
+import { isClosedRunError, RunRequestRejectedError } from '../client/request-rejected';
 import { argumentsDigest } from '../common/arguments-digest';
 
 export interface ElicitOptions {
@@ -145,7 +145,8 @@ export async function elicitApproval(run: AgentRun, request: ApprovalRequest, el
       return { kind: 'approved' };
     } catch (error) {
       if (!(error instanceof RunRequestRejectedError)) throw error;
-      if (/already decided|no tool call/.test(error.message)) return { kind: 'refused', decision };
+      // Decided meanwhile, or the run ended (its answer came just after the call was answered elsewhere and the run went on to its end).
+      if (/already decided|no tool call/.test(error.message) || isClosedRunError(error)) return { kind: 'refused', decision };
       if (STALE.test(error.message)) return { kind: 'left waiting', problem: error.message };
       problem = error.message;
     }
