@@ -1,7 +1,7 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { listenPortOption } from '../listen-port';
-import { allowedOriginsOf } from '../allowed-origins-option';
+import { allowedOriginsOf, allowOriginOption } from '../allowed-origins-option';
 
 const DEFAULT_PORT = 8792;
 const TOKEN_ENV = 'AGENT_A2A_TOKEN';
@@ -65,14 +65,7 @@ export const a2aCommand: CliCommand = {
     port: { type: 'string', valueName: 'PORT', description: 'port to listen on (0 picks a free one)', defaultText: String(DEFAULT_PORT) },
     host: { type: 'string', valueName: 'H', description: 'address to listen on; anything but loopback exposes the agents to the network', defaultText: '127.0.0.1' },
     token: { type: 'string', valueName: 'TOKEN', description: 'require `Authorization: Bearer TOKEN` on every A2A call', env: TOKEN_ENV },
-    'allow-origin': {
-      type: 'string',
-      multiple: true,
-      valueName: 'ORIGIN',
-      description: 'also take requests from pages of this origin, e.g. https://app.example.com (repeatable, comma-separated)',
-      env: ORIGINS_ENV,
-      defaultText: 'loopback origins only',
-    },
+    'allow-origin': allowOriginOption(ORIGINS_ENV),
     'public-url': { type: 'string', valueName: 'URL', description: 'the base URL clients reach the server at, written in the cards (behind a proxy or TLS)', defaultText: 'http://HOST:PORT' },
     module: { type: 'string', valueName: 'PATH', description: 'the module whose agents are served', env: 'AGENT_MODULE' },
     demo: { type: 'boolean', description: 'the demo agents instead' },
@@ -85,8 +78,7 @@ export const a2aCommand: CliCommand = {
   async run(ctx) {
     const port = listenPortOption(ctx, 'port') ?? DEFAULT_PORT;
     const token = stringOption(ctx, 'token') ?? (process.env[TOKEN_ENV] || undefined);
-    const originFlags = ctx.values['allow-origin'];
-    const allowedOrigins = allowedOriginsOf(Array.isArray(originFlags) ? originFlags : undefined, ORIGINS_ENV);
+    const allowedOrigins = allowedOriginsOf(ctx, ORIGINS_ENV);
     const publicUrl = publicUrlOf(ctx);
     const agents = await agentsOf(ctx);
     if (agents.length === 0) throw new UsageError('the module has no agents to serve');

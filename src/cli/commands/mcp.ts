@@ -1,7 +1,7 @@
 import { untilStopped } from '../until-stopped';
 import { stringOption, UsageError, type CliCommand, type CommandContext } from '../command';
 import { listenPortOption } from '../listen-port';
-import { allowedOriginsOf } from '../allowed-origins-option';
+import { allowedOriginsOf, allowOriginFlags, allowOriginOption } from '../allowed-origins-option';
 import { ALLOWED_ORIGINS_ENV } from '../../mcp-server/origin-policy';
 
 const DETAILS = [
@@ -40,14 +40,7 @@ export const mcpCommand: CliCommand = {
     http: { type: 'string', valueName: 'PORT', description: 'serve streamable HTTP on this port (0 picks a free one) instead of stdio' },
     host: { type: 'string', valueName: 'H', description: 'address to listen on with --http; anything but loopback exposes the agents to the network', defaultText: '127.0.0.1' },
     token: { type: 'string', valueName: 'TOKEN', description: 'with --http: require `Authorization: Bearer TOKEN` on every request', env: 'AGENT_MCP_TOKEN' },
-    'allow-origin': {
-      type: 'string',
-      multiple: true,
-      valueName: 'ORIGIN',
-      description: 'with --http: also take requests from pages of this origin, e.g. https://app.example.com (repeatable, comma-separated)',
-      env: 'AGENT_MCP_ALLOWED_ORIGINS',
-      defaultText: 'loopback origins only',
-    },
+    'allow-origin': allowOriginOption(ALLOWED_ORIGINS_ENV, 'with --http: '),
     module: { type: 'string', valueName: 'PATH', description: 'the module whose agents become tools', env: 'AGENT_MODULE' },
     demo: { type: 'boolean', description: 'the demo agents instead' },
   },
@@ -60,11 +53,10 @@ export const mcpCommand: CliCommand = {
   async run(ctx) {
     const port = listenPortOption(ctx, 'http');
     const token = stringOption(ctx, 'token') ?? (process.env.AGENT_MCP_TOKEN || undefined);
-    const originFlags = ctx.values['allow-origin'];
-    if (port === undefined && (stringOption(ctx, 'host') || stringOption(ctx, 'token') || Array.isArray(originFlags))) {
+    if (port === undefined && (stringOption(ctx, 'host') || stringOption(ctx, 'token') || allowOriginFlags(ctx))) {
       throw new UsageError('--host, --token and --allow-origin apply to --http only');
     }
-    const allowedOrigins = allowedOriginsOf(Array.isArray(originFlags) ? originFlags : undefined, ALLOWED_ORIGINS_ENV);
+    const allowedOrigins = allowedOriginsOf(ctx, ALLOWED_ORIGINS_ENV);
     const { createAgentMcpServer } = require('../../mcp-server/agent-mcp-server') as typeof import('../../mcp-server/agent-mcp-server');
     const { mcpAgentOf } = require('../../mcp-server/mcp-agents') as typeof import('../../mcp-server/mcp-agents');
     const agents = (await agentsOf(ctx)).map(mcpAgentOf);
