@@ -43,8 +43,8 @@ const message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), state: z.enum(['success', 'error', 'denied', 'cancelled']) }).passthrough(),
 ]);
 
-/** A fork's start as the workflow checks it: a start input is a boundary too. */
-export const forkStartSchema = z
+/** A fork's start as the workflow checks it: a start input is a boundary too. Not exported: the workflow code is shared and frozen, and zod caches inside a schema. */
+const forkStartSchema = z
   .object({
     origin: z.object({ workflowId: z.string().min(1), at: z.number().int().nonnegative(), agent: z.string().min(1) }).strict(),
     messages: z.array(message).min(1, 'a fork needs the conversation it starts from'),

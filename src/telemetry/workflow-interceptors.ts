@@ -35,7 +35,7 @@ function createOpenTelemetryInterceptors(): OpenTelemetryInterceptors {
  * so the ids they drew would shift every later id, and any randomness of the workflow itself). The
  * client's QueryWorkflow and StartWorkflowUpdate spans stand for them.
  */
-const UNTRACED = new Set<string | symbol>(['constructor', 'handleQuery', 'validateUpdate']);
+const UNTRACED: ReadonlySet<string | symbol> = new Set<string | symbol>(['constructor', 'handleQuery', 'validateUpdate']);
 
 /**
  * An interceptor whose every method is the real one for traced runs and a plain `next` otherwise

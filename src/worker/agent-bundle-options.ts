@@ -3,11 +3,14 @@ import { agentWorkflowsPath } from './workflows-path';
 import { atBundleLanguageLevel } from './bundle-language-level';
 
 /**
- * The module with the libraries that every run in a worker shares instead of loading its own copy
- * (Temporal's `preloadModules`): each cached run otherwise holds an instance of every module it
- * loads. Only stateless libraries belong there; Temporal freezes what it shares.
+ * The agent workflow code and its interceptors, loaded once per worker before any run and shared
+ * by all of them (Temporal's `preloadModules`, which freezes what it shares). Without it each run
+ * evaluates its own copy of every module in its first workflow task (measured in docs/benchmark.md,
+ * 0.10.2) and each cached run holds that copy. Sharing asks that these modules keep no state of a
+ * run at module level: test/architecture/shared-module-state.test.ts holds them to it. Lazily
+ * required modules (OpenTelemetry, on a run's first traced call) are still each run's own.
  */
-export const SHARED_WORKFLOW_MODULES = [require.resolve('../workflows/shared-modules')];
+export const SHARED_WORKFLOW_MODULES = [agentWorkflowsPath(), ...agentWorkflowInterceptorModules()];
 
 /** What every bundle of the agent workflow is made from: at worker start, by `durable-agent bundle`, in tests and the benchmark. */
 export function agentBundleOptions(moreInterceptorModules: string[] = []) {

@@ -24,7 +24,7 @@ describe('the rooms of the workflow code (src/workflows/)', () => {
     expect([...rooms].filter((room) => !(room in WORKFLOW_ROOMS))).toEqual([]);
     expect([...rooms].sort()).toEqual(Object.keys(WORKFLOW_ROOMS).sort());
     expect([...rooms].filter((room) => room !== '(root)' && room !== 'quota' && !files.has(`workflows/${room}/index`))).toEqual([]);
-    expect([...files.keys()].filter((file) => workflowRoomOf(file) === '(root)').sort()).toEqual(['workflows/index', 'workflows/shared-modules']);
+    expect([...files.keys()].filter((file) => workflowRoomOf(file) === '(root)').sort()).toEqual(['workflows/index']);
   });
 
   test('each room imports only the rooms below it, and only through their doors', () => {

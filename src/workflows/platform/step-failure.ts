@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { FailureTypes } from '../../common/failures';
 
-const MODEL_ACTIVITIES = new Set(['callModel', 'compactConversation']);
+const MODEL_ACTIVITIES: ReadonlySet<string> = new Set(['callModel', 'compactConversation']);
 
 function timeoutKind(failure: TimeoutFailure): string {
   if (failure.timeoutType === 'SCHEDULE_TO_CLOSE') return 'its total timeout';
