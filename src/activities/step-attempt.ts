@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ownFailuresIn, type AttemptBudget } from '../common/contracts/attempt-budget';
 import { FailureTypes } from '../common/failures';
+import { linkedAbort } from '../common/linked-abort';
 
 export interface StepAttemptOptions {
   /** Absent in calls scheduled before budgets existed: Temporal's own attempt cap applies to them. */
@@ -51,7 +52,8 @@ export async function runAttempt<T>(options: StepAttemptOptions, work: (controls
   const previous = ownFailuresIn(ctx.info.heartbeatDetails);
   let details: Record<string, unknown> = {};
   const beat = (ownFailures: number) => ctx.heartbeat({ ...details, ownFailures });
-  const limit = new AbortController();
+  // Aborted by the step's own limits, and by Temporal's cancellation.
+  const { controller: limit, release } = linkedAbort(ctx.cancellationSignal);
   let overrun: ApplicationFailure | undefined;
   let failOverrun: (failure: ApplicationFailure) => void = () => undefined;
   const overran = new Promise<never>((_, reject) => {
@@ -77,7 +79,7 @@ export async function runAttempt<T>(options: StepAttemptOptions, work: (controls
   };
   touch();
   const controls: AttemptControls = {
-    signal: AbortSignal.any([ctx.cancellationSignal, limit.signal]),
+    signal: limit.signal,
     heartbeat(next = {}) {
       details = next;
       beat(previous);
@@ -103,5 +105,6 @@ export async function runAttempt<T>(options: StepAttemptOptions, work: (controls
   } finally {
     for (const timer of timers) clearTimeout(timer);
     clearTimeout(idle);
+    release();
   }
 }

@@ -11,6 +11,7 @@ import type { ChatModel, ChatModelConfig } from './chat-model-types';
 import { classifyModelError } from './classify-model-error';
 import { readCompletion } from './read-completion';
 import { readCompletionStream } from './read-completion-stream';
+import { callSignal } from './call-signal';
 import { readsTextToolCalls, readTextToolCalls } from './text-tool-calls';
 import { constrainedRequest, constrainsCalls, readConstrainedReply } from './constrained-calls';
 
@@ -46,9 +47,8 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
         return message !== result.message ? { ...result, message } : withTextCalls(result, settings.textToolCalls, request.tools.length);
       };
       // The client's own timeout stops at the response headers; this one also bounds the body.
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), timeoutMs);
-      const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+      const call = callSignal(options.signal, timeoutMs);
+      const { signal } = call;
       try {
         if (body.stream) {
           const stream = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsStreaming, {
@@ -65,12 +65,12 @@ export function createChatModel(config: ChatModelConfig): ChatModel {
         return read(result);
       } catch (error) {
         if (options.signal?.aborted) throw new CancelledFailure(`Call to model ${model} was cancelled.`);
-        const cause = deadline.signal.aborted
+        const cause = call.deadlinePassed()
           ? new APIConnectionTimeoutError({ message: `No complete response within ${timeoutMs} ms.` })
           : error;
         throw classifyModelError(cause, { model, secrets: [config.apiKey] });
       } finally {
-        clearTimeout(timer);
+        call.release();
       }
     },
   };

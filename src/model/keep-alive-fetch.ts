@@ -68,25 +68,33 @@ export function keepAliveFetch(): typeof fetch {
         headers: Object.fromEntries(new Headers(init.headers).entries()),
         agent: agents[protocol],
       });
-      const onAbort = () => request.destroy(abortError(signal!) as Error);
+      let response: IncomingMessage | undefined;
+      // One listener for the whole exchange, removed when it is over: a listener left on a signal
+      // that outlives the call keeps the response (and the activity's context with it) in memory.
+      const onAbort = () => {
+        const error = abortError(signal!) as Error;
+        request.destroy(error);
+        response?.destroy(error);
+      };
+      const over = () => signal?.removeEventListener('abort', onAbort);
       signal?.addEventListener('abort', onAbort, { once: true });
       request.once('error', (error) => {
-        signal?.removeEventListener('abort', onAbort);
+        over();
         reject(signal?.aborted ? abortError(signal) : new TypeError('fetch failed', { cause: error }));
       });
-      request.once('response', (response) => {
-        const status = response.statusCode ?? 0;
-        const stream = decoded(response);
-        if (stream !== response) response.once('error', (error) => stream.destroy(error));
-        response.once('close', () => signal?.removeEventListener('abort', onAbort));
-        if (signal) signal.addEventListener('abort', () => response.destroy(abortError(signal) as Error), { once: true });
-        const headers = headersOf(response, stream);
+      request.once('response', (incoming) => {
+        response = incoming;
+        const status = incoming.statusCode ?? 0;
+        const stream = decoded(incoming);
+        if (stream !== incoming) incoming.once('error', (error) => stream.destroy(error));
+        incoming.once('close', over);
+        const headers = headersOf(incoming, stream);
         if (NO_BODY.has(status) || init.method === 'HEAD') {
-          response.resume();
-          resolve(new Response(null, { status, statusText: response.statusMessage, headers }));
+          incoming.resume();
+          resolve(new Response(null, { status, statusText: incoming.statusMessage, headers }));
           return;
         }
-        resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, statusText: response.statusMessage, headers }));
+        resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, statusText: incoming.statusMessage, headers }));
       });
       request.end(body);
     });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -82,6 +83,29 @@ describe('the model client transport (keep-alive node:http under the openai clie
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect(send(`${base}/never`, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  test('an exchange over leaves no listener on the caller’s signal; an abort while the body is read ends the body', async () => {
+    const send = keepAliveFetch();
+    const caller = new AbortController();
+    handler = (_request, _body, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    for (let i = 0; i < 3; i++) expect(await (await send(`${base}/done`, { signal: caller.signal })).json()).toEqual({ ok: true });
+    handler = (_request, _body, response) => response.writeHead(500).end('no');
+    expect(await (await send(`${base}/failed`, { signal: caller.signal })).text()).toBe('no');
+    // A listener left on a signal that outlives the call kept the response, and the activity's context, in memory.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: one\n\n');
+    };
+    const midway = new AbortController();
+    const reader = (await send(`${base}/half`, { signal: midway.signal })).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: one\n\n');
+    midway.abort();
+    await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(getEventListeners(midway.signal, 'abort')).toHaveLength(0);
   });
 
   test('under the openai client: a completion, and a server that is not there as its connection error', async () => {
