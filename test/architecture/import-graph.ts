@@ -13,7 +13,8 @@ export interface SourceImport {
 const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/g;
 const DYNAMIC = /\b(?:require|import)\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-function sourceFiles(dir: string): string[] {
+/** Every TypeScript file under `dir`, recursively. */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);

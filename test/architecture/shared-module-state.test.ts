@@ -41,6 +41,11 @@ function declaredType(declaration: ts.VariableDeclaration): string {
   return declaration.type ? declaration.type.getText() : '';
 }
 
+/** The module's top-level variable statements (`text`: a module that is not a file, for the checks' own tests). */
+function topLevelVariables(file: string, text = readFileSync(join(SRC, `${file}.ts`), 'utf8')): ts.VariableStatement[] {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true).statements.filter(ts.isVariableStatement);
+}
+
 /** The identifier an expression is built from: `z` for `z.object({...}).strict()`. */
 function rootOf(expression: ts.Expression): string | undefined {
   let node: ts.Expression = expression;
@@ -55,21 +60,17 @@ const isExported = (statement: ts.VariableStatement) => statement.modifiers?.som
  * writes its own cache on its first parse, which then throws. Kept in the module (and exported
  * behind a function) they are not frozen.
  */
-function exportedSchemas(file: string, text = readFileSync(join(SRC, `${file}.ts`), 'utf8')): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
-  return source.statements
-    .filter(ts.isVariableStatement)
+function exportedSchemas(file: string, text?: string): string[] {
+  return topLevelVariables(file, text)
     .filter(isExported)
     .flatMap((statement) => statement.declarationList.declarations.filter((declaration) => declaration.initializer && rootOf(declaration.initializer) === 'z'))
     .map((declaration) => `${file}: ${declaration.name.getText()}`);
 }
 
 /** Top-level bindings of a module that a run could write: `let`/`var`, and mutable containers not typed read-only. */
-function moduleState(file: string, text = readFileSync(join(SRC, `${file}.ts`), 'utf8')): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+function moduleState(file: string, text?: string): string[] {
   const found: string[] = [];
-  for (const statement of source.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
+  for (const statement of topLevelVariables(file, text)) {
     const constant = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
     for (const declaration of statement.declarationList.declarations) {
       const name = declaration.name.getText();

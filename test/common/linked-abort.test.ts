@@ -1,9 +1,10 @@
 import { getEventListeners } from 'node:events';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { linkedAbort } from '../../src/common/linked-abort';
+import { sourceFiles } from '../architecture/import-graph';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -45,8 +46,7 @@ describe('a controller linked to the signal its work must also stop on', () => {
 
   it('is the only way the worker combines signals: AbortSignal.any stays where the combined signal always aborts', () => {
     const src = join(__dirname, '..', '..', 'src');
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : name.endsWith('.ts') ? [join(dir, name)] : []));
-    const combining = files(src)
+    const combining = sourceFiles(src)
       .filter((file) => /AbortSignal\.any\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(src, file))
       .sort();
