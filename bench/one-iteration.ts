@@ -11,7 +11,6 @@ import { median, mib, percentile } from './stats';
 import type { SummaryRow } from './summary';
 import { oneIterationLoop } from './hand-written-loop';
 
-const TARGET = 1.15;
 /** Worker CPU per iteration against the floor's. */
 const WORKER_CPU_TARGET = 1.3;
 /** Server CPU per iteration against the floor's. */
@@ -20,7 +19,7 @@ const SERVER_CPU_TARGET = 1.15;
 const STEPS = 3;
 
 /**
- * P1: (b) one agent iteration — the scripted model asks for a no-op tool, the tool runs, the model
+ * P1: (b) a run of one agent iteration — the scripted model asks for a no-op tool, the tool runs, the model
  * answers — against (d) the fair floor, the same iteration as a hand-written Temporal loop
  * (bench/floor-workflow.ts: the model through the `openai` client, the tool as an activity, nothing
  * else), and against (a) the hops' floor, a bare workflow of three no-op activities (as many as an
@@ -114,11 +113,11 @@ export async function measureOneIteration(options: {
   const ma = median(a);
   const mb = median(b);
   const md = median(d);
-  console.log(`\nP1 one iteration vs the floors: ${options.rounds} rounds each (after ${options.warmup} warm-up), alternating, one dev server, one worker`);
+  console.log(`\nP1 a run of one iteration vs the floors: ${options.rounds} rounds each (after ${options.warmup} warm-up), alternating, one dev server, one worker`);
   console.log(`(a) hops' floor, 3 no-op activities: median ${ma.toFixed(1)} ms  (p90 ${percentile(a, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.floor.workerMs).toFixed(1)} ms, server ${perRun(cpu.floor.serverMs).toFixed(1)} ms`);
   console.log(`(d) fair floor, hand-written loop: median ${md.toFixed(1)} ms  (p90 ${percentile(d, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.loop.workerMs).toFixed(1)} ms, server ${perRun(cpu.loop.serverMs).toFixed(1)} ms`);
-  console.log(`(b) one agent iteration:           median ${mb.toFixed(1)} ms  (p90 ${percentile(b, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.agent.workerMs).toFixed(1)} ms, server ${perRun(cpu.agent.serverMs).toFixed(1)} ms`);
-  console.log(`ratio b/d: ${(mb / md).toFixed(2)}  (target ≤ ${TARGET}); CPU b/d: worker ${workerRatio.toFixed(2)} (target ≤ ${WORKER_CPU_TARGET}), server ${serverRatio.toFixed(2)} (target ≤ ${SERVER_CPU_TARGET}); ${loadAverage()}`);
+  console.log(`(b) a one-iteration agent run:     median ${mb.toFixed(1)} ms  (p90 ${percentile(b, 90).toFixed(1)} ms); CPU per run: worker ${perRun(cpu.agent.workerMs).toFixed(1)} ms, server ${perRun(cpu.agent.serverMs).toFixed(1)} ms`);
+  console.log(`ratio b/d: ${(mb / md).toFixed(2)}; CPU b/d: worker ${workerRatio.toFixed(2)} (target ≤ ${WORKER_CPU_TARGET}), server ${serverRatio.toFixed(2)} (target ≤ ${SERVER_CPU_TARGET}); ${loadAverage()}`);
   console.log(`ratio b/a: ${(mb / ma).toFixed(2)}; CPU b/a: worker ${hopsWorkerRatio.toFixed(2)}, server ${hopsServerRatio.toFixed(2)}; d/a: ${(md / ma).toFixed(2)}, CPU worker ${(cpu.loop.workerMs / cpu.floor.workerMs).toFixed(2)} (the model request's own cost)`);
   // Orchestration per step: a run's time over its three steps, less (for the agent) the model server's and the tool's own time.
   const floorSteps = a.map((ms) => ms / STEPS);
@@ -137,19 +136,19 @@ export async function measureOneIteration(options: {
     const releaseRatio = cpu.agent.workerMs / cpu.release.workerMs;
     const mc = median(c);
     console.log(
-      `(c) one agent iteration, ${options.release.name}'s workflow code: median ${mc.toFixed(1)} ms; CPU per run: worker ${perRun(cpu.release.workerMs).toFixed(1)} ms, server ${perRun(cpu.release.serverMs).toFixed(1)} ms`,
+      `(c) a one-iteration agent run, ${options.release.name}'s workflow code: median ${mc.toFixed(1)} ms; CPU per run: worker ${perRun(cpu.release.workerMs).toFixed(1)} ms, server ${perRun(cpu.release.serverMs).toFixed(1)} ms`,
     );
     console.log(`worker CPU per iteration, this release / ${options.release.name}: ${releaseRatio.toFixed(2)}  (target ≤ 1.00 within noise); one iteration b/c (median): ${(mb / mc).toFixed(2)}`);
     releaseRows.push({
       part: 'P1',
-      figure: `one iteration / ${options.release.name}'s (median, same worker process, alternating)`,
+      figure: `a run of one iteration / ${options.release.name}'s (median, same worker process, alternating)`,
       value: `${(mb / mc).toFixed(2)} (${mb.toFixed(1)} vs ${mc.toFixed(1)} ms)`,
       target: '',
       load: loadavg()[0],
     });
     releaseRows.push({
       part: 'P1',
-      figure: `worker CPU per iteration / ${options.release.name}'s (same worker process, alternating)`,
+      figure: `worker CPU per one-iteration run / ${options.release.name}'s (same worker process, alternating)`,
       value: `${releaseRatio.toFixed(2)} (${perRun(cpu.agent.workerMs).toFixed(1)} vs ${perRun(cpu.release.workerMs).toFixed(1)} ms)`,
       target: '≤ 1.00',
       met: releaseRatio <= 1.03,
@@ -172,11 +171,12 @@ export async function measureOneIteration(options: {
   );
   const load = loadavg()[0];
   return [
-    { part: 'P1', figure: 'one iteration / hand-written loop (median)', value: `${(mb / md).toFixed(2)} (${mb.toFixed(1)} vs ${md.toFixed(1)} ms)`, target: `≤ ${TARGET}`, met: mb / md <= TARGET, load },
-    { part: 'P1', figure: "worker CPU per iteration / hand-written loop's", value: `${workerRatio.toFixed(2)} (${perRun(cpu.agent.workerMs).toFixed(1)} vs ${perRun(cpu.loop.workerMs).toFixed(1)} ms)`, target: `≤ ${WORKER_CPU_TARGET}`, met: workerRatio <= WORKER_CPU_TARGET, load },
-    { part: 'P1', figure: "server CPU per iteration / hand-written loop's", value: serverRatio.toFixed(2), target: `≤ ${SERVER_CPU_TARGET}`, met: serverRatio <= SERVER_CPU_TARGET, load },
-    { part: 'P1', figure: 'one iteration / 3 no-op activities (median)', value: (mb / ma).toFixed(2), target: '', load },
-    { part: 'P1', figure: "worker / server CPU per iteration / 3 no-op activities'", value: `${hopsWorkerRatio.toFixed(2)} / ${hopsServerRatio.toFixed(2)}`, target: '', load },
+    // The time target is an iteration's (bench/iteration-cost.ts): this run also starts, describes its agent and ends.
+    { part: 'P1', figure: 'a run of one iteration / hand-written loop (median; start and description included)', value: `${(mb / md).toFixed(2)} (${mb.toFixed(1)} vs ${md.toFixed(1)} ms)`, target: '', load },
+    { part: 'P1', figure: "worker CPU per one-iteration run / hand-written loop's", value: `${workerRatio.toFixed(2)} (${perRun(cpu.agent.workerMs).toFixed(1)} vs ${perRun(cpu.loop.workerMs).toFixed(1)} ms)`, target: `≤ ${WORKER_CPU_TARGET}`, met: workerRatio <= WORKER_CPU_TARGET, load },
+    { part: 'P1', figure: "server CPU per one-iteration run / hand-written loop's", value: serverRatio.toFixed(2), target: `≤ ${SERVER_CPU_TARGET}`, met: serverRatio <= SERVER_CPU_TARGET, load },
+    { part: 'P1', figure: 'a run of one iteration / 3 no-op activities (median)', value: (mb / ma).toFixed(2), target: '', load },
+    { part: 'P1', figure: "worker / server CPU per one-iteration run / 3 no-op activities'", value: `${hopsWorkerRatio.toFixed(2)} / ${hopsServerRatio.toFixed(2)}`, target: '', load },
     { part: 'P1', figure: "the iteration's hops at the no-op floor's cost / that floor", value: hopsRatio.toFixed(2), target: '', load },
     {
       part: 'P1',

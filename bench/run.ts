@@ -44,6 +44,7 @@ import { measureCliTimings, reportCliTimings } from './cli-timings';
 import { measureHistoryGrowth } from './history-growth';
 import { loadAverage } from './load-average';
 import { measureOneIteration } from './one-iteration';
+import { measureIterationCost } from './iteration-cost';
 import { measureParallelTools } from './parallel-tools';
 import { measureParkedRuns } from './parked-memory';
 import { selectedParts, type BenchPart } from './parts';
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
       const worker = await benchWorker();
       const previous = await startBenchWorker({ connection: native, modelUrl: model.baseURL, taskQueue: `${TASK_QUEUE}-${PREVIOUS_RELEASE}`, bundle: await bundleReleaseWorkflows(PREVIOUS_RELEASE) });
       try {
-        return await measureOneIteration({
+        const run = await measureOneIteration({
           client,
           taskQueue: TASK_QUEUE,
           warmup: WARMUP,
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
           release: { name: PREVIOUS_RELEASE, taskQueue: `${TASK_QUEUE}-${PREVIOUS_RELEASE}` },
           model,
         });
+        return [...(await measureIterationCost({ client, taskQueue: TASK_QUEUE, warmup: WARMUP, rounds: ROUNDS, serverPid: server.pid })), ...run];
       } finally {
         await previous.stop();
         await worker.stop();
