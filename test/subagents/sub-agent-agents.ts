@@ -7,6 +7,15 @@ import { shipTool } from '../fixtures/approval-tools';
 
 /** When each `study` call ran, so a test can see two sub-agents' tools overlap. */
 export const studyIntervals: { task: string; start: number; end: number }[] = [];
+const studyStarts = new Set<string>();
+const pairedTopics: Record<string, string> = { tides: 'winds', winds: 'tides' };
+let studiesInPairs = false;
+/** Forgets the studies of earlier runs; `inPairs` makes a study of tides or winds last until the other has started. */
+export function resetStudies(options: { inPairs?: boolean } = {}): void {
+  studyIntervals.length = 0;
+  studyStarts.clear();
+  studiesInPairs = options.inPairs ?? false;
+}
 /** Refunds that really ran, with their input. */
 export const refunds: { orderId: string; amount: number }[] = [];
 
@@ -17,7 +26,13 @@ const studyTool = defineTool({
   readOnly: true,
   execute: async ({ topic }, ctx) => {
     const start = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    studyStarts.add(topic);
+    // A study of a pair lasts until its partner has started (20 s at most), so that two studies run side by side
+    // overlap however late a busy cluster hands out the second one, and two run one after the other never do.
+    const partner = studiesInPairs ? pairedTopics[topic] : undefined;
+    const until = Date.now() + (partner ? 20_000 : 400);
+    while (Date.now() < until && (partner === undefined || !studyStarts.has(partner))) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (Date.now() - start < 400) await new Promise((resolve) => setTimeout(resolve, 400 - (Date.now() - start)));
     studyIntervals.push({ task: topic, start, end: Date.now() });
     return `notes on ${topic} for ${ctx.runtime.userId ?? 'nobody'}`;
   },

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../src/common/events';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { waitFor } from '../helpers/wait-for';
-import { lead, studyIntervals, subAgentScripts } from './sub-agent-agents';
+import { lead, resetStudies, studyIntervals, subAgentScripts } from './sub-agent-agents';
 
 const seqOf = (events: AgentEvent[], type: AgentEvent['type']) => events.find((event) => event.type === type)!.seq;
 
@@ -13,7 +13,7 @@ describe("a sub-agent's run forked", () => {
   afterAll(async () => env?.stop());
 
   test("the fork is a top-level run of the child's agent, from the child's conversation: its messages are the child's prefix, its tool is not run again", async () => {
-    studyIntervals.length = 0;
+    resetStudies();
     const run = await env.client.start('lead', { prompt: 'Research tides and winds.', userId: 'u-42' });
     const result = await run.result();
     expect(result.output).toBe('Combined: Found: notes on tides for u-42 | Found: notes on winds for u-42');

@@ -5,7 +5,7 @@ import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env'
 import { runCliCaptured } from '../helpers/cli-capture';
 import { maybeRecordHistory } from '../helpers/record-history';
 import { waitFor, waitForPending } from '../helpers/wait-for';
-import { abortedCalls, delegator, foreman, gatekeeper, lead, twinLead, logistics, manager, nest, refunds, serial, solo, studyIntervals, subAgentScripts } from './sub-agent-agents';
+import { abortedCalls, delegator, foreman, gatekeeper, lead, twinLead, logistics, manager, nest, refunds, serial, solo, resetStudies, studyIntervals, subAgentScripts } from './sub-agent-agents';
 
 const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
@@ -20,7 +20,7 @@ describe('sub-agents: agents that call agents as child workflows', () => {
   afterAll(async () => env?.stop());
 
   test('two sub-agents run in parallel as child workflows; their answers are the tool results and their usage rolls up', async () => {
-    studyIntervals.length = 0;
+    resetStudies({ inPairs: true });
     const run = await env.client.start('lead', { prompt: 'Research tides and winds.', userId: 'u-42' });
     const result = await run.result();
     expect(result.status).toBe('completed');
@@ -38,10 +38,11 @@ describe('sub-agents: agents that call agents as child workflows', () => {
       // The Web UI lists it under the parent's Relationships with this summary.
       expect(await description.staticSummary()).toMatch(/^sub-agent researcher: (tides|winds)$/);
     }
-    // Concurrency-safe calls ran side by side: each study started before the other ended.
+    // Concurrency-safe calls ran side by side: each study started before the other ended (each waits for its partner).
     const [a, b] = studyIntervals;
     expect(a!.start).toBeLessThan(b!.end);
     expect(b!.start).toBeLessThan(a!.end);
+    resetStudies();
 
     // Usage: the parent's own two calls (110 + 220 tokens) plus each child's, as each child reported it.
     const children = await Promise.all(result.subAgents!.map((s) => env.client.get(s.workflowId).result()));
