@@ -206,7 +206,7 @@ describe('answer rules: who may answer, answers bound to what was asked, delegat
     // Every run of the chain replays on the relaxed worker's code, and nothing runs.
     for await (const execution of client.client.workflow.list({ query: `WorkflowId = '${run.workflowId}'` })) {
       const history = await client.client.workflow.getHandle(run.workflowId, execution.runId).fetchHistory();
-      await Worker.runReplayHistory({ workflowBundle: workflowBundle(), sinks: agentWorkflowSinks() }, history, `${run.workflowId}-${execution.runId}`);
+      await Worker.runReplayHistory({ workflowBundle: workflowBundle(), sinks: agentWorkflowSinks() }, history, run.workflowId);
     }
     expect(refundsIssued).toEqual([]);
   }, 120_000);
