@@ -24,6 +24,7 @@ import type { agentWorkflow } from '../workflows/run';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from '../common/boundary/limits';
 import { checkedRequest } from './checked-request';
 import { readConversationPages } from '../common/contracts/conversation-reader';
+import { readWhenWorkerFree } from './read-when-worker-free';
 import { endedRunRefusal, isClosedRunError, RunRequestRejectedError, unwrapUpdateFailure } from './request-rejected';
 import { describeExecution, type RunExecution } from './run-execution';
 import { updatesOf, type RunUpdate } from './run-updates';
@@ -115,7 +116,7 @@ export class AgentRun<TData = unknown> {
     if (result.messageCount === undefined || result.messageCount <= result.messages.length) return result;
     const missing = result.messageCount - result.messages.length;
     const earlier = await readConversationPages(
-      (page) => this.handle.query(conversationPageQuery, page),
+      (page) => readWhenWorkerFree(() => this.handle.query(conversationPageQuery, page)),
       0,
       missing,
       (got) => new Error(`Run ${this.workflowId} answered ${got} of its first ${missing} messages`),
@@ -137,7 +138,7 @@ export class AgentRun<TData = unknown> {
     const firstHeld = total - state.messages.length;
     if (from >= firstHeld) return { messages: state.messages.slice(from - firstHeld, to - firstHeld), from, to, total };
     const messages = await readConversationPages(
-      (page) => this.handle.query(conversationPageQuery, page),
+      (page) => readWhenWorkerFree(() => this.handle.query(conversationPageQuery, page)),
       from,
       to,
       (got) => new Error(`Run ${this.workflowId} answered messages up to ${got} of ${from}…${to}`),
@@ -161,12 +162,13 @@ export class AgentRun<TData = unknown> {
     return new AgentRun(handle, link, this.maxPayloadBytes, false, undefined, this.linkFor);
   }
 
+  /** The run's state, read by a query (a query no worker took in time is asked again, as for `eventsAfter` and `messages`). */
   state(): Promise<AgentRunState> {
-    return this.handle.query(stateQuery);
+    return readWhenWorkerFree(() => this.handle.query(stateQuery));
   }
 
   eventsAfter(afterSeq = 0): Promise<AgentEvent[]> {
-    return this.handle.query(eventsQuery, afterSeq);
+    return readWhenWorkerFree(() => this.handle.query(eventsQuery, afterSeq));
   }
 
   /** Approve a waiting call; `input` replaces its arguments (validated again), `remember` allows such calls for the run. */

@@ -1,10 +1,12 @@
 import { ServiceError } from '@temporalio/client';
-import { readWhenWorkerFree } from '../../src/client/fork/read-when-worker-free';
+import type { WorkflowHandle } from '@temporalio/client';
+import { AgentRun } from '../../src/client/agent-run';
+import { readWhenWorkerFree } from '../../src/client/read-when-worker-free';
 
 const grpcError = (code: number, details: string) => Object.assign(new Error(`${code} ${details}`), { code, details });
 const noWorker = () => new ServiceError('Failed to query Workflow', { cause: grpcError(4, 'query timed out before a worker could process it') });
 
-describe("a fork's reads of an ended run", () => {
+describe("a run's reads by query", () => {
   test('a query no worker took in time is asked again, and its answer is read', async () => {
     let asked = 0;
     const answer = await readWhenWorkerFree(async () => {
@@ -30,5 +32,39 @@ describe("a fork's reads of an ended run", () => {
       throw notFound;
     })).rejects.toBe(notFound);
     expect(asked).toBe(1);
+
+    // The client's own deadline ran out: asking again under it could only fail again.
+    asked = 0;
+    const clientDeadline = new ServiceError('Failed to query Workflow', { cause: grpcError(4, 'Deadline exceeded after 5.001s') });
+    await expect(readWhenWorkerFree(async () => {
+      asked++;
+      throw clientDeadline;
+    })).rejects.toBe(clientDeadline);
+    expect(asked).toBe(1);
+  });
+
+  test("a run's state, events and older messages are asked again when no worker took the query in time", async () => {
+    const asked: string[] = [];
+    const answers: Record<string, unknown> = {
+      state: { agent: 'a', status: 'completed', messages: [{ role: 'assistant', content: 'newest' }], messageCount: 2, pending: [] },
+      events: [{ seq: 1, type: 'run_started' }],
+      conversationPage: [{ role: 'user', content: 'oldest' }],
+    };
+    const handle = {
+      workflowId: 'ended-run',
+      query: async (query: string | { name: string }) => {
+        const name = typeof query === 'string' ? query : query.name;
+        asked.push(name);
+        if (asked.filter((n) => n === name).length === 1) throw noWorker();
+        return answers[name];
+      },
+    } as unknown as WorkflowHandle<never>;
+    const run = new AgentRun(handle, 'http://ui');
+    expect((await run.state()).status).toBe('completed');
+    expect(await run.eventsAfter(0)).toEqual(answers.events);
+    const page = await run.messages({ from: 0, to: 1 });
+    expect(page.messages.map((m) => m.content)).toEqual(['oldest']);
+    expect(asked.filter((n) => n === 'conversationPage')).toHaveLength(2);
+    expect(asked.filter((n) => n === 'events')).toHaveLength(2);
   });
 });

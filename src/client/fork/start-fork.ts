@@ -12,7 +12,6 @@ import { fairnessPriority } from '../fairness';
 import { checkStartInputSize } from '../start-input-size';
 import { forkStartAt, ForkRefusedError } from './fork-point';
 import { readRecordedStart } from './recorded-start';
-import { readWhenWorkerFree } from './read-when-worker-free';
 
 export interface ForkOptions {
   /** The event (`seq`, as `events()` and `watch` show it) after which the fork starts; 0: before any. */
@@ -112,7 +111,7 @@ export async function startFork(parent: AgentRun, raw: ForkOptions, maxPayloadBy
     throw new ForkRefusedError(`${parent.workflowId} is a ${recorded.workflowType || 'workflow'}, not an agent run or conversation`);
   }
   // A query of an ended run replays its history on a worker: two, in parallel, not three.
-  const [state, events] = await Promise.all([readWhenWorkerFree(() => parent.state()), readWhenWorkerFree(() => parent.eventsAfter(0))]);
+  const [state, events] = await Promise.all([parent.state(), parent.eventsAfter(0)]);
   const messages = (state.messageCount ?? state.messages.length) === state.messages.length ? state.messages : (await parent.messages()).messages;
   const parentRun = recorded.input.parent as { sessionRules?: string[] } | undefined;
   const start = forkStartAt({ workflowId: parent.workflowId, agent: state.agent, events, messages, startingRules: parentRun?.sessionRules ?? [] }, options.at);
