@@ -8,6 +8,8 @@ import { echoTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { runCli } from '../../src/cli/run-cli';
 import { testAddress, testNamespace } from '../helpers/temporal-env';
+import { ServiceError } from '@temporalio/client';
+import { AgentClient } from '../../src/client/agent-client';
 
 const ANSWER =
   'A durable agent keeps its conversation in the workflow, so a crashed worker loses nothing; ' +
@@ -82,6 +84,36 @@ describe('run.stream(): events and deltas, resumable', () => {
     const unfollowed = await env.client.start('stream-writer', { prompt: 'go' });
     await unfollowed.result();
     expect((await run.handle.fetchHistory()).events?.length).toBe((await unfollowed.handle.fetchHistory()).events?.length);
+  }, 60_000);
+
+  test("an ended run's stream has every event when the server once gave up on a query before a worker took it", async () => {
+    const run = await env.client.start('stream-writer', { prompt: 'go' });
+    const unbusy = eventsOf((await readAll(run)).items, run.workflowId);
+    // The server's answer on a busy fleet, for the first events query of the ended run.
+    let refused = 0;
+    const busy = await AgentClient.connect({
+      address: testAddress(),
+      namespace: testNamespace(),
+      interceptors: {
+        workflow: [
+          {
+            query: async (input, next) => {
+              if (input.queryType !== 'events' || refused++ > 0) return next(input);
+              const cause = Object.assign(new Error('4 DEADLINE_EXCEEDED: query timed out before a worker could process it'), { code: 4, details: 'query timed out before a worker could process it' });
+              throw new ServiceError('Failed to query Workflow', { cause });
+            },
+          },
+        ],
+      },
+    });
+    try {
+      const { items } = await readAll(busy.get(run.workflowId));
+      expect(refused).toBeGreaterThan(1);
+      expect(eventsOf(items, run.workflowId)).toEqual(unbusy);
+      expect(unbusy.at(-1)!.type).toBe('run_finished');
+    } finally {
+      await busy.close();
+    }
   }, 60_000);
 
   test('reconnecting every 4 items across continue-as-new loses and repeats nothing', async () => {

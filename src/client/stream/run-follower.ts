@@ -8,6 +8,7 @@ import { readModelCall } from './model-call-heartbeat';
 import { describeExecution } from '../run-execution';
 import { readLiveDeltas } from './live-delta-reader';
 import type { RunPosition, StreamCursor, StreamItem, StreamWaitingCall } from './stream-items';
+import { readWhenWorkerFree } from '../read-when-worker-free';
 
 type WithoutCursor<T> = T extends unknown ? Omit<T, 'cursor'> : never;
 export type UncursoredItem = WithoutCursor<StreamItem>;
@@ -123,9 +124,9 @@ export class RunFollower {
     for (let polls = 1; !this.ctx.signal.aborted; polls++) {
       let batch: AgentEvent[] = [];
       try {
-        batch = await this.handle.query(eventsQuery, this.position.s);
+        batch = await readWhenWorkerFree(() => this.handle.query(eventsQuery, this.position.s));
       } catch (error) {
-        // A run that has closed may have no worker left to answer; one this client cannot decrypt is an error whatever its state.
+        // A run that has closed may have no worker left to answer ("no poller seen"); one this client cannot decrypt is an error whatever its state.
         if (!isPayloadDecryptionError(error) && (await this.closed())) return;
         throw error;
       }
