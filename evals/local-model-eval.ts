@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { loadAgentsModule } from '../src/worker/load-agents-module';
 import { loadSuite } from '../src/eval/load-suite';
 import { runEval } from '../src/eval/run-eval';
+import { progressLine } from '../src/eval/report-table';
 import type { EvalReport } from '../src/eval/eval-report';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,7 +35,8 @@ export async function evalLocalModel(options: { size: string; constrained: boole
       concurrency: 2,
       timeoutMs: 10 * 60_000,
       log: () => undefined,
-      ...(options.log ? { progress: (run) => options.log!(`${run.passed ? '✓' : '✗'} ${run.case} #${run.repeat} ${run.status} ${(run.durationMs / 1000).toFixed(1)} s`) } : {}),
+      // A failed run's line says why (its first failed expectation, or what stopped it), as `durable-agent eval` prints it.
+      ...(options.log ? { progress: (run) => options.log!(progressLine(run)) } : {}),
     });
     return { model: served.model, constrained: options.constrained, report };
   } finally {

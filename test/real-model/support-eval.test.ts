@@ -17,7 +17,7 @@ if (skip) console.log(`the support eval on the pinned model: skipped (${skip})`)
 
 (skip ? describe.skip : describe)(`the support eval on the pinned model (${PINNED_EVAL_MODEL}), calls held to the tools' schemas`, () => {
   test(`the README's agent answers right in at least ${Math.round(GATE * 100)} % of ${REPEAT} runs of each of its four questions`, async () => {
-    const { model, report } = await evalLocalModel({ size: PINNED_EVAL_MODEL, constrained: true, repeat: REPEAT, address: process.env.TEMPORAL_TEST_ADDRESS!, log: (line) => process.stderr.write(`[support eval] ${line}\n`) });
+    const { model, report } = await evalLocalModel({ size: PINNED_EVAL_MODEL, constrained: true, repeat: REPEAT, address: process.env.TEMPORAL_TEST_ADDRESS!, log: (line) => process.stderr.write(`${line}\n`) });
     const rates = report.cases.map((summary) => `${summary.case} ${summary.passed}/${summary.runs}`).join(', ');
     const rate = report.summary.passedRuns / report.summary.runs;
     console.log(`support eval on ${model}: ${Math.round(rate * 100)} % of ${report.summary.runs} runs passed (${rates}); the scripted model: 100 % (test/eval/support-suite.test.ts)`);
