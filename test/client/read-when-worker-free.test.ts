@@ -1,10 +1,17 @@
-import { ServiceError } from '@temporalio/client';
 import type { WorkflowHandle } from '@temporalio/client';
 import { AgentRun } from '../../src/client/agent-run';
 import { readWhenWorkerFree } from '../../src/client/read-when-worker-free';
+import { noWorkerTookIt as noWorker, queryRefused } from '../helpers/query-refusals';
 
-const grpcError = (code: number, details: string) => Object.assign(new Error(`${code} ${details}`), { code, details });
-const noWorker = () => new ServiceError('Failed to query Workflow', { cause: grpcError(4, 'query timed out before a worker could process it') });
+/** How many times a read that always fails with `error` is asked before the error comes back. */
+async function timesAsked(error: Error): Promise<number> {
+  let asked = 0;
+  await expect(readWhenWorkerFree(async () => {
+    asked++;
+    throw error;
+  })).rejects.toBe(error);
+  return asked;
+}
 
 describe("a run's reads by query", () => {
   test('a query no worker took in time is asked again, and its answer is read', async () => {
@@ -18,29 +25,10 @@ describe("a run's reads by query", () => {
   });
 
   test('three times at most; any other failure at once', async () => {
-    let asked = 0;
-    await expect(readWhenWorkerFree(async () => {
-      asked++;
-      throw noWorker();
-    })).rejects.toThrow('Failed to query Workflow');
-    expect(asked).toBe(3);
-
-    asked = 0;
-    const notFound = new ServiceError('Failed to query Workflow', { cause: grpcError(5, 'workflow not found') });
-    await expect(readWhenWorkerFree(async () => {
-      asked++;
-      throw notFound;
-    })).rejects.toBe(notFound);
-    expect(asked).toBe(1);
-
+    expect(await timesAsked(noWorker())).toBe(3);
+    expect(await timesAsked(queryRefused(5, 'workflow not found'))).toBe(1);
     // The client's own deadline ran out: asking again under it could only fail again.
-    asked = 0;
-    const clientDeadline = new ServiceError('Failed to query Workflow', { cause: grpcError(4, 'Deadline exceeded after 5.001s') });
-    await expect(readWhenWorkerFree(async () => {
-      asked++;
-      throw clientDeadline;
-    })).rejects.toBe(clientDeadline);
-    expect(asked).toBe(1);
+    expect(await timesAsked(queryRefused(4, 'Deadline exceeded after 5.001s'))).toBe(1);
   });
 
   test("a run's state, events and older messages are asked again when no worker took the query in time", async () => {

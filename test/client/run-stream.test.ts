@@ -8,8 +8,8 @@ import { echoTool } from '../fixtures/test-tools';
 import { startAgentTestEnv, type AgentTestEnv } from '../helpers/agent-test-env';
 import { runCli } from '../../src/cli/run-cli';
 import { testAddress, testNamespace } from '../helpers/temporal-env';
-import { ServiceError } from '@temporalio/client';
 import { AgentClient } from '../../src/client/agent-client';
+import { noWorkerTookIt } from '../helpers/query-refusals';
 
 const ANSWER =
   'A durable agent keeps its conversation in the workflow, so a crashed worker loses nothing; ' +
@@ -99,8 +99,7 @@ describe('run.stream(): events and deltas, resumable', () => {
           {
             query: async (input, next) => {
               if (input.queryType !== 'events' || refused++ > 0) return next(input);
-              const cause = Object.assign(new Error('4 DEADLINE_EXCEEDED: query timed out before a worker could process it'), { code: 4, details: 'query timed out before a worker could process it' });
-              throw new ServiceError('Failed to query Workflow', { cause });
+              throw noWorkerTookIt();
             },
           },
         ],

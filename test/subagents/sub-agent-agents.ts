@@ -7,6 +7,7 @@ import { shipTool } from '../fixtures/approval-tools';
 
 /** When each `study` call ran, so a test can see two sub-agents' tools overlap. */
 export const studyIntervals: { task: string; start: number; end: number }[] = [];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const studyStarts = new Set<string>();
 const pairedTopics: Record<string, string> = { tides: 'winds', winds: 'tides' };
 let studiesInPairs = false;
@@ -30,9 +31,8 @@ const studyTool = defineTool({
     // A study of a pair lasts until its partner has started (20 s at most), so that two studies run side by side
     // overlap however late a busy cluster hands out the second one, and two run one after the other never do.
     const partner = studiesInPairs ? pairedTopics[topic] : undefined;
-    const until = Date.now() + (partner ? 20_000 : 400);
-    while (Date.now() < until && (partner === undefined || !studyStarts.has(partner))) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (Date.now() - start < 400) await new Promise((resolve) => setTimeout(resolve, 400 - (Date.now() - start)));
+    while (partner !== undefined && !studyStarts.has(partner) && Date.now() - start < 20_000) await sleep(50);
+    await sleep(400 - (Date.now() - start));
     studyIntervals.push({ task: topic, start, end: Date.now() });
     return `notes on ${topic} for ${ctx.runtime.userId ?? 'nobody'}`;
   },
